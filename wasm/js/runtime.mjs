@@ -1,0 +1,160 @@
+// The one runtime: Pyodide + the nki_core wasm module + the neuronxcc.nki Python package.
+//
+// Environment-agnostic on purpose: no Node imports, no DOM. Everything that differs between
+// Node (CLI, Vitest) and the browser worker is passed in by the caller (see node.mjs and
+// web/src/worker.js).
+
+/** Where the Python package lives inside Pyodide's file system. */
+export const PYTHON_ROOT = "/nki/python";
+
+/**
+ * Boots Pyodide and the core in parallel, installs the Python package and imports the runner.
+ *
+ * @param {object} opts
+ * @param {(opts: object) => Promise<any>} opts.loadPyodide  `loadPyodide` from the pyodide package.
+ * @param {string} opts.indexURL  Folder (or URL) holding pyodide.asm.wasm and friends.
+ * @param {(opts: object) => Promise<any>} opts.createCore  Default export of nki_core.mjs.
+ * @param {object} [opts.coreOptions]  Module options for createCore (e.g. locateFile).
+ * @param {Record<string,string>} opts.pythonFiles  {relativePath: source} of the package.
+ * @param {(text: string) => void} [opts.stdout]  Receives Python stdout as it is written.
+ * @param {(text: string) => void} [opts.stderr]  Receives Python stderr as it is written.
+ */
+export async function createRuntime({
+  loadPyodide,
+  indexURL,
+  createCore,
+  coreOptions = {},
+  pythonFiles,
+  stdout = () => {},
+  stderr = () => {},
+}) {
+  if (typeof loadPyodide !== "function") throw new TypeError("createRuntime: loadPyodide is required");
+  if (typeof createCore !== "function") throw new TypeError("createRuntime: createCore is required");
+  if (!pythonFiles || typeof pythonFiles !== "object") {
+    throw new TypeError("createRuntime: pythonFiles ({relativePath: text}) is required");
+  }
+
+  const [pyodide, core] = await Promise.all([
+    loadPyodide({ indexURL }),
+    createCore({ ...coreOptions }),
+  ]);
+
+  // Raw writers: Python's writes reach the sinks unbatched (a `print(x, end="")` shows up
+  // without waiting for a newline). TextDecoder in stream mode keeps multi-byte characters
+  // that straddle two writes intact.
+  pyodide.setStdout(rawWriter(stdout));
+  pyodide.setStderr(rawWriter(stderr));
+
+  writePythonFiles(pyodide.FS, pythonFiles);
+  // The core must be importable before the package is imported: the package imports it at
+  // module level.
+  pyodide.registerJsModule("nki_core", core);
+  pyodide.runPython(`import sys\nif ${JSON.stringify(PYTHON_ROOT)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PYTHON_ROOT)})`);
+
+  // Kept for the runtime's lifetime; it is the only long-lived PyProxy we hold.
+  const runner = pyodide.pyimport("neuronxcc.nki._runner");
+  // Python's own sys.stdout is line-buffered; swap in write-through wrappers over fds 1/2 so
+  // every write reaches the sinks as it happens (partial lines included, stdout/stderr order
+  // preserved). _nki_flush is a safety net for scripts that install their own buffered streams.
+  const flush = pyodide.runPython(`
+import io, sys
+def _nki_stream(fd):
+    return io.TextIOWrapper(io.FileIO(fd, "w", closefd=False), encoding="utf-8",
+                            errors="backslashreplace", write_through=True)
+sys.stdout, sys.stderr = _nki_stream(1), _nki_stream(2)
+def _nki_flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+_nki_flush`);
+
+  /** Runs one call into Python with argv as a Python list; always flushes and frees. */
+  function withArgv(argv, fn) {
+    const pyArgv = pyodide.toPy(argv.map(String));
+    try {
+      return fn(pyArgv);
+    } finally {
+      pyArgv.destroy();
+      flush();
+    }
+  }
+
+  function takeTraces() {
+    return JSON.parse(runner.take_traces());
+  }
+
+  const runtime = {
+    pyodide,
+    core,
+
+    /**
+     * Runs kernel source like `python filename *argv`. Python prints errors itself.
+     * @returns {{exitCode: number, traces: object[]}}
+     */
+    runSource(source, { filename = "kernel.py", argv = [] } = {}) {
+      takeTraces(); // drop traces left over from an earlier, interrupted run
+      let exitCode;
+      if (argv.length === 0) {
+        try {
+          exitCode = runner.run_source(String(source), String(filename));
+        } finally {
+          flush();
+        }
+      } else {
+        // run_source has no argv; run the text from a file so sys.argv can be set.
+        const path = `/nki/src/${String(filename).replace(/^\/+/, "")}`;
+        pyodide.FS.mkdirTree(parentDir(path));
+        pyodide.FS.writeFile(path, String(source));
+        exitCode = withArgv(argv, (pyArgv) => runner.run_file(path, pyArgv));
+      }
+      return { exitCode: Number(exitCode), traces: takeTraces() };
+    },
+
+    /** Like runSource, but returns only the traces. */
+    trace(source, opts) {
+      return runtime.runSource(source, opts).traces;
+    },
+
+    /**
+     * Runs a file already present in Pyodide's file system (the Node wrapper replaces this
+     * with one that mounts the host file system first).
+     */
+    runPyodideFile(path, argv = []) {
+      takeTraces();
+      const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv));
+      return { exitCode: Number(exitCode), traces: takeTraces() };
+    },
+
+    runFile() {
+      throw new Error("runFile needs a host file system; use createNodeRuntime()");
+    },
+  };
+  return runtime;
+}
+
+function rawWriter(sink) {
+  const decoder = new TextDecoder("utf-8");
+  return {
+    write(bytes) {
+      const text = decoder.decode(bytes, { stream: true });
+      if (text) sink(text);
+      return bytes.length;
+    },
+  };
+}
+
+function writePythonFiles(FS, files) {
+  for (const [rel, text] of Object.entries(files)) {
+    const clean = rel.replace(/\\/g, "/").replace(/^\/+/, "");
+    if (clean.split("/").includes("..")) throw new Error(`python file outside the package: ${rel}`);
+    const path = `${PYTHON_ROOT}/${clean}`;
+    FS.mkdirTree(parentDir(path));
+    FS.writeFile(path, text);
+  }
+}
+
+function parentDir(path) {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
+}
