@@ -1,0 +1,153 @@
+// npm run bench: start-up, trace time and module size, measured in one run on this machine.
+// Prints a Markdown table and refreshes the "Latest run" section of BENCHMARKS.md.
+//
+//   node scripts/bench.mjs [--runs N] [--boots N] [--no-write]
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import { dirname, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const WASM = `${ROOT}build/wasm/nki_core.wasm`;
+const CORE_MJS = `${ROOT}build/wasm/nki_core.mjs`;
+const KERNEL = `${ROOT}kernels/tensor_add.py`;
+const BENCHMARKS = `${ROOT}BENCHMARKS.md`;
+const START = "<!-- bench:start -->";
+const END = "<!-- bench:end -->";
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+
+// --- child mode: one cold start in a fresh process, prints milliseconds ---------------------
+if (process.argv[2] === "--child") {
+  const what = process.argv[3];
+  const t0 = performance.now();
+  if (what === "pyodide") {
+    const require = createRequire(import.meta.url);
+    const { loadPyodide } = await import("pyodide");
+    await loadPyodide({ indexURL: dirname(require.resolve("pyodide/package.json")) + sep });
+  } else if (what === "runtime") {
+    const { createNodeRuntime } = await import("../wasm/js/node.mjs");
+    const runtime = await createNodeRuntime({ stdout: () => {}, stderr: () => {} });
+    // Ready means a kernel can be traced: force the runner's imports to have happened.
+    if (runtime.runSource("import neuronxcc.nki\n").exitCode !== 0) throw new Error("runtime not usable");
+  } else {
+    throw new Error(`unknown child mode ${what}`);
+  }
+  process.stdout.write(`${performance.now() - t0}\n`);
+  process.exit(0);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmtMs = (ms) => (ms >= 100 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(2)} ms`);
+const fmtKB = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+function coldStart(what) {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", what], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`${what} boot failed:\n${r.stderr}`);
+  return Number(r.stdout.trim());
+}
+
+for (const [path, hint] of [[WASM, "npm run build"], [KERNEL, "kernels/tensor_add.py"]]) {
+  if (!existsSync(path)) throw new Error(`${path} is missing (${hint})`);
+}
+
+const boots = arg("--boots", 5);
+const runs = Math.max(20, arg("--runs", 50));
+
+// 1. Cold starts, interleaved so drift hits both alike.
+const pyodideMs = [];
+const runtimeMs = [];
+for (let i = 0; i < boots; i++) {
+  pyodideMs.push(coldStart("pyodide"));
+  runtimeMs.push(coldStart("runtime"));
+  process.stderr.write(`boot ${i + 1}/${boots}: pyodide ${fmtMs(pyodideMs.at(-1))}, runtime ${fmtMs(runtimeMs.at(-1))}\n`);
+}
+
+// 2. Trace time in a warm runtime.
+const { createNodeRuntime } = await import("../wasm/js/node.mjs");
+let scriptOut = "";
+const runtime = await createNodeRuntime({ stdout: (t) => (scriptOut += t), stderr: (t) => (scriptOut += t) });
+const source = readFileSync(KERNEL, "utf8");
+const traceMs = [];
+for (let i = 0; i < runs + 3; i++) {
+  scriptOut = "";
+  const t0 = performance.now();
+  const { exitCode, traces } = runtime.runSource(source, { filename: "tensor_add.py" });
+  const dt = performance.now() - t0;
+  if (exitCode !== 0 || traces.length === 0) throw new Error(`tracing tensor_add.py failed:\n${scriptOut}`);
+  if (i >= 3) traceMs.push(dt); // first runs warm the import caches
+}
+const irLines = runtime.runSource(source, { filename: "tensor_add.py" }).traces.reduce((n, t) => n + t.records.length, 0);
+
+// 3. Sizes.
+const wasm = readFileSync(WASM);
+const mjs = readFileSync(CORE_MJS);
+const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+
+const bootP = median(pyodideMs);
+const bootR = median(runtimeMs);
+const sortedTrace = [...traceMs].sort((a, b) => a - b);
+const rows = [
+  ["Pyodide boot (`loadPyodide` only), median of " + boots, fmtMs(bootP)],
+  ["Runtime ready (Pyodide + core + `neuronxcc.nki`), median of " + boots, fmtMs(bootR)],
+  ["Ready / bare boot", `${(bootR / bootP).toFixed(2)}×`],
+  [`Trace \`kernels/tensor_add.py\` (warm), median of ${runs}`, fmtMs(median(traceMs))],
+  ["… fastest / slowest run", `${fmtMs(sortedTrace[0])} / ${fmtMs(sortedTrace.at(-1))}`],
+  ["… IR lines printed per run", String(irLines)],
+  ["`nki_core.wasm` raw / gzip -9", `${fmtKB(wasm.length)} / ${fmtKB(gz(wasm))}`],
+  ["`nki_core.mjs` raw / gzip -9", `${fmtKB(mjs.length)} / ${fmtKB(gz(mjs))}`],
+];
+const pyodideVersion = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("pyodide/package.json"), "utf8")).version;
+const osName = (() => {
+  try {
+    return readFileSync("/etc/os-release", "utf8").match(/^PRETTY_NAME="?([^"\n]*)/m)?.[1] ?? os.type();
+  } catch {
+    return os.type();
+  }
+})();
+const machine = `${osName}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.versions.node}, Pyodide ${pyodideVersion}`;
+const date = new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC";
+
+const table = ["| measure | value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
+const section = `${START}\n## Latest run\n\n${date} — ${machine}\n\n${table}\n${END}`;
+console.log(`\n${table}\n\n${machine}`);
+
+if (!process.argv.includes("--no-write")) {
+  const intro = `# Benchmarks
+
+Written by \`npm run bench\` (scripts/bench.mjs), which measures everything in one run on the
+machine it runs on, so compare figures within a run rather than across machines.
+
+- **Pyodide boot**: a fresh \`node\` process importing \`pyodide\` and awaiting \`loadPyodide()\`
+  — the floor any Python-in-wasm start-up pays.
+- **Runtime ready**: a fresh process creating the full runtime (\`createNodeRuntime()\`: Pyodide
+  and the core loaded in parallel, the Python package installed and imported). The ratio to the
+  bare boot is what the project adds on top of Pyodide.
+- **Trace**: \`runSource\` of \`kernels/tensor_add.py\` in an already-warm runtime (parse, trace,
+  print, JSON hand-off to JS), wall time per run; median over the runs after 3 warm-ups.
+- **Module size**: the wasm core as built (\`build/wasm\`), raw and gzip level 9 (zlib), i.e.
+  roughly what a browser downloads.
+
+`;
+  let doc = existsSync(BENCHMARKS) ? readFileSync(BENCHMARKS, "utf8") : intro;
+  if (doc.includes(START) && doc.includes(END)) {
+    doc = doc.slice(0, doc.indexOf(START)) + section + doc.slice(doc.indexOf(END) + END.length);
+  } else {
+    doc = `${doc.trimEnd()}\n\n${section}\n`;
+  }
+  writeFileSync(BENCHMARKS, doc);
+  console.log(`\nwrote ${BENCHMARKS}`);
+}
+process.exit(0);
