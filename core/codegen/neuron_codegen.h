@@ -1,0 +1,128 @@
+#pragma once
+/// NeuronCodegen: the active codegen context of one kernel trace. It owns the IR builder and
+/// the scope stack (`cur_scope`), and the region emitters, all built on one push/pop pair.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "trace/trace_scope.h"
+
+namespace nki::codegen {
+
+class NeuronCodegen;
+
+/// Closes one scope region when it goes out of scope. Move-only; closing anything but the
+/// innermost open scope is refused ("unbalanced scope exit").
+class ScopeGuard {
+ public:
+  ScopeGuard(NeuronCodegen& cg, ir::RegionId region) : cg_(&cg), region_(region) {}
+  ScopeGuard(ScopeGuard&& o) noexcept : cg_(o.cg_), region_(o.region_) { o.cg_ = nullptr; }
+  ScopeGuard& operator=(ScopeGuard&&) = delete;
+  ScopeGuard(const ScopeGuard&) = delete;
+  ScopeGuard& operator=(const ScopeGuard&) = delete;
+  /// Pops the region. When the stack is unwinding the pop restores the scope without checking.
+  ~ScopeGuard();
+
+  ir::RegionId region() const { return region_; }
+  /// Pops now; throws sema::InternalError if the region is not the innermost.
+  void close();
+
+ private:
+  NeuronCodegen* cg_;
+  ir::RegionId region_;
+};
+
+/// What `affine_range` opened: the LoopScope and its AllocationScope (none for a trip count of
+/// one, which takes the fast path) and the induction variable as an affine expression.
+struct LoopRange {
+  ir::AffineExpr iv;
+  ir::LoopAxisId axis = ir::kNone;
+  std::optional<ScopeGuard> loop;
+  std::optional<ScopeGuard> alloc;
+};
+
+struct TraceOptions {
+  std::string kernel_name;
+  std::vector<int64_t> grid;  ///< SPMD launch grid; empty for a plain call
+  ir::SourceLoc loc;          ///< the kernel's `def`
+};
+
+class NeuronCodegen {
+ public:
+  explicit NeuronCodegen(const TraceOptions& opts);
+  NeuronCodegen(const NeuronCodegen&) = delete;
+  NeuronCodegen& operator=(const NeuronCodegen&) = delete;
+
+ private:
+  std::unique_ptr<ir::Kernel> kernel_;  // declared before `builder`, which refers to it
+
+ public:
+  ir::IRBuilder builder;
+
+  const TraceOptions& options() const { return opts_; }
+  const ir::Kernel& kernel() const { return *kernel_; }
+  /// Hands the finished kernel over; the context is unusable afterwards.
+  std::unique_ptr<ir::Kernel> take_kernel() { return std::move(kernel_); }
+
+  /// The innermost open region: where ops emitted now land (kNone before kernel_scope).
+  ir::RegionId cur_scope() const { return builder.insertion_region(); }
+  /// Number of open regions.
+  size_t depth() const { return stack_.size(); }
+
+  // --- the one push/pop pair -----------------------------------------------------------------
+  /// Creates a region of `kind` at the current statement and makes it cur_scope.
+  ir::RegionId push_scope(ir::RegionKind kind, ir::RegionPayload payload);
+  /// Restores the previous cur_scope; `expected` must be the innermost open region.
+  void pop_scope(ir::RegionId expected);
+  /// push_scope wrapped in a guard that pops it.
+  ScopeGuard new_scope(ir::RegionKind kind, ir::RegionPayload payload);
+
+  // --- region emitters -----------------------------------------------------------------------
+  ScopeGuard kernel_scope(const std::string& name);
+  ScopeGuard function_scope(const std::string& name);
+  ScopeGuard loop_scope(ir::LoopAxisId axis);
+  ScopeGuard if_scope(ir::Predicate predicate, bool is_else = false);
+  ScopeGuard while_scope(ir::Predicate continue_condition = {});
+  ScopeGuard allocation_scope();
+  ScopeGuard stage_scope(int64_t stage_id = -1, int64_t execution_order = -1);
+  ScopeGuard no_reorder();
+  /// A pipeline-stage container (ScopeRegion tagged "stage") marking what it encloses.
+  ScopeGuard pipeline_stage(int64_t stage_id, int64_t execution_order = -1);
+  /// The loop constructor: normalizes (start, stop, step), creates the loop axis, opens a
+  /// LoopScope holding an AllocationScope. A trip count of one emits no loop (iv = start).
+  LoopRange affine_range(int64_t start, int64_t stop, int64_t step,
+                         ir::AxisType axis_type = ir::AxisType::Affine,
+                         const std::string& iv_name = "");
+  /// A loop whose trip count is read at run time from a (1,1) tile (DynamicAxis).
+  LoopRange dynamic_range(ir::AccessPattern trip_count, const std::string& iv_name = "");
+
+  // --- trace side (abstract interpretation) --------------------------------------------------
+  void enter_trace_scope(trace::TraceScopeKind kind, std::string name_and_loc,
+                         std::string stack_frame);
+  void exit_trace_scope(trace::TraceScopeKind kind);
+  /// Replaces the current StmtScope (one per interpreted statement).
+  void enter_stmt(std::string name_and_loc);
+  const trace::TraceScope* trace_scope() const { return trace_scope_.get(); }
+  int stmt_count() const { return stmt_count_; }
+
+  // --- trace-time values held by the surface (ids into this table) --------------------------
+  int add_value(ir::AccessPattern ap);
+  const ir::AccessPattern& value(int id) const;
+
+  /// Smallest and largest value of `e` given the open loops, the grid and the tile extents.
+  std::pair<int64_t, int64_t> range_of(const ir::AffineExpr& e,
+                                       const std::vector<int64_t>& tile_shape) const;
+  /// "LoopScope#3" — for messages.
+  std::string describe_region(ir::RegionId r) const;
+
+ private:
+  TraceOptions opts_;
+  std::vector<ir::RegionId> stack_;
+  std::shared_ptr<const trace::TraceScope> trace_scope_;
+  int stmt_count_ = 0;
+  std::vector<ir::AccessPattern> values_;
+};
+
+}  // namespace nki::codegen

@@ -1,0 +1,98 @@
+#include "ir/ir.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace nki::ir {
+
+const char* region_kind_name(RegionKind k) {
+  switch (k) {
+    case RegionKind::KernelScope: return "KernelScope";
+    case RegionKind::FunctionScope: return "FunctionScope";
+    case RegionKind::LoopScope: return "LoopScope";
+    case RegionKind::IfScope: return "IfScope";
+    case RegionKind::WhileScope: return "WhileScope";
+    case RegionKind::AllocationScope: return "AllocationScope";
+    case RegionKind::ScopeRegion: return "ScopeRegion";
+  }
+  return "?";
+}
+
+bool AccessPattern::is_identity(const Tensor& t) const {
+  if (tile_shape != t.shape || index.size() != t.shape.size()) return false;
+  for (size_t d = 0; d < index.size(); ++d)
+    if (!(index[d] == AffineExpr::var({VarKind::TileAxis, static_cast<int>(d)}))) return false;
+  return true;
+}
+
+void IRBuilder::set_kernel_info(std::string name, std::vector<int64_t> grid, SourceLoc loc) {
+  k_.name_ = std::move(name);
+  k_.grid_ = std::move(grid);
+  k_.loc_ = std::move(loc);
+}
+
+RegionId IRBuilder::create_region(RegionKind kind, RegionPayload payload) {
+  Region r;
+  r.id = static_cast<RegionId>(k_.regions_.size());
+  r.kind = kind;
+  r.parent = insert_;
+  r.payload = std::move(payload);
+  r.loc = loc_;
+  k_.regions_.push_back(std::move(r));
+  RegionId id = k_.regions_.back().id;
+  if (insert_ == kNone) {
+    if (k_.root_ != kNone) throw std::logic_error("IR already has a root region");
+    k_.root_ = id;
+  } else {
+    k_.regions_[insert_].body.push_back({Item::Kind::Region, id});
+  }
+  return id;
+}
+
+LoopAxisId IRBuilder::create_loop_axis(LoopAxis axis) {
+  k_.axes_.push_back(std::move(axis));
+  return static_cast<LoopAxisId>(k_.axes_.size() - 1);
+}
+
+void IRBuilder::attach_axis(LoopAxisId axis, RegionId region) { k_.axes_.at(axis).region = region; }
+
+std::string IRBuilder::unique_name(const std::string& hint) {
+  std::string base = hint.empty() ? "t" : hint;
+  std::string name = base;
+  for (int n = 1; std::find(used_names_.begin(), used_names_.end(), name) != used_names_.end();
+       ++n)
+    name = base + "." + std::to_string(n);
+  used_names_.push_back(name);
+  return name;
+}
+
+TensorId IRBuilder::create_tensor(Tensor t) {
+  t.id = static_cast<TensorId>(k_.tensors_.size());
+  t.name = unique_name(t.name);
+  if (t.role == TensorRole::Local) {
+    t.loc = loc_;
+    t.region = insert_;
+  }
+  k_.tensors_.push_back(std::move(t));
+  return k_.tensors_.back().id;
+}
+
+void IRBuilder::add_param(TensorId t) { k_.params_.push_back(t); }
+void IRBuilder::set_outputs(std::vector<TensorId> outs) { k_.outputs_ = std::move(outs); }
+void IRBuilder::rename_tensor(TensorId t, std::string name) {
+  k_.tensors_.at(t).name = unique_name(name);
+}
+
+InstId IRBuilder::create_inst(Instruction inst) {
+  if (insert_ == kNone) throw std::logic_error("instruction created outside of any region");
+  inst.id = static_cast<InstId>(k_.insts_.size());
+  inst.loc = loc_;
+  inst.region = insert_;
+  inst.stmt = stmt_;
+  k_.insts_.push_back(std::move(inst));
+  InstId id = k_.insts_.back().id;
+  k_.regions_[insert_].body.push_back({Item::Kind::Inst, id});
+  return id;
+}
+
+}  // namespace nki::ir

@@ -1,0 +1,190 @@
+#pragma once
+/// The IR of one traced kernel: tensors, instructions with source locations, and the tree of
+/// scope regions they live in. A Kernel is read through const accessors (printer, simulator);
+/// it is mutated only through ir::IRBuilder, the one mutation door.
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ir/affine.h"
+#include "ir/types.h"
+
+namespace nki::ir {
+
+using TensorId = int;
+using InstId = int;
+using RegionId = int;
+using LoopAxisId = int;
+constexpr int kNone = -1;
+
+enum class TensorRole : uint8_t { Param, Local };
+
+struct Tensor {
+  TensorId id = kNone;
+  std::string name;
+  std::vector<int64_t> shape;
+  DType dtype = DType::Float32;
+  Buffer buffer = Buffer::Sbuf;
+  TensorRole role = TensorRole::Local;
+  bool mutable_param = false;  ///< a parameter annotated nt.mutable_tensor
+  SourceLoc loc;               ///< allocation site (unknown for parameters)
+  RegionId region = kNone;     ///< region it was allocated in
+  Memory memory() const { return memory_of(buffer); }
+};
+
+/// Which elements of `tensor` an operand touches: for each tensor dimension an affine index
+/// over loop ivs, program ids and tile axes; tile_shape gives the extent of each tile axis
+/// (the shape of the tile the access produces or consumes).
+struct AccessPattern {
+  TensorId tensor = kNone;
+  std::vector<AffineExpr> index;
+  std::vector<int64_t> tile_shape;
+  /// True when the pattern reads/writes the whole tensor in order (printed as `%name`).
+  bool is_identity(const Tensor& t) const;
+};
+
+/// A compile-time attribute: integer, float, string or integer list.
+using AttrValue = std::variant<int64_t, double, std::string, std::vector<int64_t>>;
+
+struct Operand {
+  std::string role;  ///< "src", "dst", "x", "y", ...
+  AccessPattern ap;
+  bool is_scalar = false;  ///< an immediate; value in `scalar`
+  double scalar = 0;
+};
+
+struct Instruction {
+  InstId id = kNone;
+  std::string opcode;  ///< "ndarray", "load", "store", "tensor_tensor", ...
+  Engine engine = Engine::None;
+  TensorId result = kNone;        ///< tensor defined by this instruction, if any
+  std::vector<Operand> operands;  ///< inputs, then destination (role "dst") if any
+  std::vector<std::pair<std::string, AttrValue>> attrs;
+  Predicate mask;
+  SourceLoc loc;
+  RegionId region = kNone;
+  int stmt = kNone;  ///< trace-side statement index (StmtScope) it was emitted under
+};
+
+enum class RegionKind : uint8_t {
+  KernelScope,
+  FunctionScope,
+  LoopScope,
+  IfScope,
+  WhileScope,
+  AllocationScope,
+  ScopeRegion,
+};
+const char* region_kind_name(RegionKind k);
+
+enum class AxisType : uint8_t { Affine, Sequential };
+
+/// The loop node a LoopScope is opened around, tagged AffineAxis or DynamicAxis.
+struct LoopAxis {
+  enum class Tag : uint8_t { AffineAxis, DynamicAxis };
+  Tag tag = Tag::AffineAxis;
+  std::string name;  ///< induction variable's name in the IR
+  int64_t lb = 0, ub = 0, stride = 1;
+  int64_t trip_count = 0;  ///< static trip count (AffineAxis)
+  AxisType axis_type = AxisType::Affine;
+  AccessPattern dynamic_trip;  ///< DynamicAxis: the (1,1) tile holding the trip count
+  RegionId region = kNone;
+};
+
+/// What a region is opened with. Only the members meaningful for its kind are set.
+struct RegionPayload {
+  std::string name;                ///< KernelScope/FunctionScope: kernel or function name
+  LoopAxisId axis = kNone;         ///< LoopScope
+  Predicate predicate;             ///< IfScope condition / WhileScope continue condition
+  bool is_else = false;            ///< IfScope: the else branch of the preceding IfScope
+  std::string tag;                 ///< ScopeRegion: "stage", "no_reorder", ...
+  int64_t stage_id = -1, execution_order = -1;
+};
+
+/// A child of a region, in program order.
+struct Item {
+  enum class Kind : uint8_t { Inst, Region } kind;
+  int id;
+};
+
+struct Region {
+  RegionId id = kNone;
+  RegionKind kind = RegionKind::ScopeRegion;
+  RegionId parent = kNone;
+  RegionPayload payload;
+  std::vector<Item> body;
+  SourceLoc loc;
+};
+
+class IRBuilder;
+
+/// One traced kernel. Read-only to everything but the builder.
+class Kernel {
+ public:
+  const std::string& name() const { return name_; }
+  const std::vector<int64_t>& grid() const { return grid_; }
+  const std::vector<TensorId>& params() const { return params_; }
+  const std::vector<TensorId>& outputs() const { return outputs_; }
+  const std::vector<Tensor>& tensors() const { return tensors_; }
+  const std::vector<Instruction>& instructions() const { return insts_; }
+  const std::vector<Region>& regions() const { return regions_; }
+  const std::vector<LoopAxis>& loop_axes() const { return axes_; }
+  const Tensor& tensor(TensorId id) const { return tensors_.at(id); }
+  const Instruction& inst(InstId id) const { return insts_.at(id); }
+  const Region& region(RegionId id) const { return regions_.at(id); }
+  const LoopAxis& loop_axis(LoopAxisId id) const { return axes_.at(id); }
+  RegionId root() const { return root_; }
+  const SourceLoc& loc() const { return loc_; }
+
+ private:
+  friend class IRBuilder;
+  std::string name_;
+  std::vector<int64_t> grid_;
+  std::vector<TensorId> params_, outputs_;
+  std::vector<Tensor> tensors_;
+  std::vector<Instruction> insts_;
+  std::vector<Region> regions_;
+  std::vector<LoopAxis> axes_;
+  RegionId root_ = kNone;
+  SourceLoc loc_;
+};
+
+/// The one mutation door. Every node is created here: it is stamped with the builder's current
+/// source location and appended to the current insertion region.
+class IRBuilder {
+ public:
+  explicit IRBuilder(Kernel& k) : k_(k) {}
+
+  const Kernel& kernel() const { return k_; }
+  void set_kernel_info(std::string name, std::vector<int64_t> grid, SourceLoc loc);
+
+  /// Source location stamped on nodes created from now on.
+  void set_loc(SourceLoc loc) { loc_ = std::move(loc); }
+  const SourceLoc& loc() const { return loc_; }
+  void set_stmt(int stmt) { stmt_ = stmt; }
+
+  RegionId insertion_region() const { return insert_; }
+  void set_insertion_region(RegionId r) { insert_ = r; }
+
+  /// Creates a region as the next child of the insertion region (the root when there is none).
+  RegionId create_region(RegionKind kind, RegionPayload payload);
+  LoopAxisId create_loop_axis(LoopAxis axis);
+  void attach_axis(LoopAxisId axis, RegionId region);
+  /// A unique tensor name derived from `hint` ("t" when empty).
+  std::string unique_name(const std::string& hint);
+  TensorId create_tensor(Tensor t);
+  void add_param(TensorId t);
+  void set_outputs(std::vector<TensorId> outs);
+  void rename_tensor(TensorId t, std::string name);
+  InstId create_inst(Instruction inst);
+
+ private:
+  Kernel& k_;
+  SourceLoc loc_;
+  RegionId insert_ = kNone;
+  int stmt_ = kNone;
+  std::vector<std::string> used_names_;
+};
+
+}  // namespace nki::ir

@@ -1,0 +1,159 @@
+#include "lang/requests.h"
+
+#include "lang/ops.h"
+#include "sema/sema.h"
+
+namespace nki::lang {
+
+using util::Json;
+using util::JsonWriter;
+
+namespace {
+
+std::string reply_value(const NeuronCodegen& cg, ValueId v) {
+  ValueInfo info = value_info(cg, v);
+  JsonWriter w;
+  w.begin_object().key("v").value(info.id).key("shape").int_list(info.shape);
+  w.key("dtype").value(ir::dtype_name(info.dtype)).key("buffer").value(ir::buffer_name(info.buffer));
+  w.key("name").value(info.name).end_object();
+  return w.take();
+}
+
+std::optional<ir::DType> optional_dtype(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  return decode_dtype(j);
+}
+
+ValueOrScalar decode_operand(const Json& j) {
+  ValueOrScalar o;
+  if (j.has("v")) {
+    o.value = static_cast<int>(j["v"].integer());
+  } else {
+    o.scalar = j["s"].number();
+    o.scalar_is_float = !j["int"].is_bool() || !j["int"].boolean();
+  }
+  return o;
+}
+
+std::optional<ir::AffineExpr> optional_expr(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  return decode_expr(j).expr;
+}
+
+IndexItem decode_item(const Json& j) {
+  IndexItem it;
+  const std::string& k = j["k"].string();
+  if (k == "int") {
+    it.kind = IndexItem::Kind::Int;
+    it.value = j["v"].integer();
+  } else if (k == "slice") {
+    it.kind = IndexItem::Kind::Slice;
+    it.start = optional_expr(j["start"]);
+    it.stop = optional_expr(j["stop"]);
+    it.step = j["step"].is_null() ? 1 : j["step"].integer();
+  } else if (k == "expr") {
+    it.kind = IndexItem::Kind::Expr;
+    it.expr = decode_expr(j["e"]);
+  } else if (k == "ellipsis") {
+    it.kind = IndexItem::Kind::Ellipsis;
+  } else {
+    throw sema::InternalError("unknown index item kind '" + k + "'");
+  }
+  return it;
+}
+
+}  // namespace
+
+IndexExpr decode_expr(const Json& j) {
+  IndexExpr out;
+  out.expr = ir::AffineExpr(j["c"].is_null() ? 0 : j["c"].integer());
+  for (const Json& t : j["t"].is_array() ? j["t"].array() : std::vector<Json>{}) {
+    const std::string& kind = t[0].string();
+    int id = static_cast<int>(t[1].integer());
+    int64_t coeff = t[2].integer();
+    ir::VarKind vk = kind == "L"   ? ir::VarKind::LoopIv
+                     : kind == "P" ? ir::VarKind::ProgramId
+                     : kind == "A" ? ir::VarKind::TileAxis
+                                   : throw sema::InternalError("unknown expression term " + kind);
+    out.expr = out.expr + ir::AffineExpr::var({vk, id}, coeff);
+  }
+  if (j["shape"].is_array()) out.shape = j["shape"].int_list();
+  return out;
+}
+
+void encode_expr(JsonWriter& w, const ir::AffineExpr& e) {
+  w.begin_object().key("c").value(e.constant()).key("t").begin_array();
+  for (const auto& [v, c] : e.terms()) {
+    const char* k = v.kind == ir::VarKind::LoopIv ? "L" : v.kind == ir::VarKind::ProgramId ? "P" : "A";
+    w.begin_array().value(k).value(v.id).value(c).end_array();
+  }
+  w.end_array().end_object();
+}
+
+ir::DType decode_dtype(const Json& j) {
+  const std::string& name = j.string();
+  auto t = ir::parse_dtype(name);
+  if (!t) sema::err_unsupported_dtype(name);
+  return *t;
+}
+
+ir::SourceLoc decode_loc(const Json& j) {
+  ir::SourceLoc loc;
+  if (!j.is_array() || j.size() < 3) return loc;
+  loc.file = j[0].string();
+  loc.line = static_cast<int>(j[1].integer());
+  loc.col = static_cast<int>(j[2].integer());
+  return loc;
+}
+
+std::string handle_request(NeuronCodegen& cg, const Json& req) {
+  if (req.has("loc")) cg.builder.set_loc(decode_loc(req["loc"]));
+  if (req.has("stmt")) cg.enter_stmt(req["stmt"].string());
+  const std::string& op = req["op"].string();
+  const std::string name = req.get_string("name");
+
+  if (op == "param") {
+    return reply_value(cg, param(cg, name, req["shape"].int_list(), decode_dtype(req["dtype"]),
+                                 req["mutable"].is_bool() && req["mutable"].boolean()));
+  }
+  if (op == "ndarray") {
+    auto buffer = ir::parse_buffer(req.get_string("buffer", "sbuf"));
+    if (!buffer) throw sema::NkiError("ValueError", "unknown buffer '" + req.get_string("buffer") + "'");
+    std::optional<double> init;
+    if (req.has("init") && !req["init"].is_null()) init = req["init"].number();
+    return reply_value(cg, ndarray(cg, name, req["shape"].int_list(), decode_dtype(req["dtype"]),
+                                   *buffer, init, req.get_string("api", "ndarray")));
+  }
+  if (op == "program_id") {
+    JsonWriter w;
+    encode_expr(w, program_id(cg, req["axis"].integer()));
+    return w.take();
+  }
+  if (op == "view") {
+    std::vector<IndexItem> items;
+    for (const Json& j : req["items"].array()) items.push_back(decode_item(j));
+    return reply_value(cg, view(cg, static_cast<int>(req["v"].integer()), items));
+  }
+  if (op == "load") {
+    return reply_value(cg, load(cg, static_cast<int>(req["src"].integer()),
+                                optional_dtype(req["dtype"]), name));
+  }
+  if (op == "store") {
+    store(cg, static_cast<int>(req["dst"].integer()), static_cast<int>(req["value"].integer()));
+    return "null";
+  }
+  if (op == "binary") {
+    return reply_value(cg, binary(cg, req.get_string("api"), req.get_string("fn"),
+                                  decode_operand(req["x"]), decode_operand(req["y"]),
+                                  optional_dtype(req["dtype"]), name));
+  }
+  if (op == "return") {
+    std::vector<ValueId> vs;
+    for (const Json& j : req["values"].array()) vs.push_back(static_cast<int>(j.integer()));
+    set_outputs(cg, vs);
+    return "null";
+  }
+  throw sema::InternalError("unknown op request '" + op + "'");
+}
+
+}  // namespace nki::lang

@@ -1,0 +1,28 @@
+#pragma once
+/// The request protocol between the Python surface and the core: one JSON request per op,
+/// one JSON reply. This decodes requests into lang:: calls (no semantics of its own) so that
+/// the embind layer stays a thin string-in/string-out door. Format: wasm/PROTOCOL.md.
+#include <string>
+#include <string_view>
+
+#include "codegen/neuron_codegen.h"
+#include "lang/ops.h"
+#include "util/json.h"
+
+namespace nki::lang {
+
+/// Handles one op request against the active codegen context and returns the JSON reply.
+/// Sets the builder's source location (and StmtScope) from the request first. Throws
+/// sema::NkiError (user errors, located) or sema::InternalError.
+std::string handle_request(codegen::NeuronCodegen& cg, const util::Json& req);
+
+/// Decodes an index expression {"c": int, "t": [["L"|"P"|"A", id, coeff], ...], "shape": [...]}.
+IndexExpr decode_expr(const util::Json& j);
+/// Encodes an affine expression in the same form (no shape).
+void encode_expr(util::JsonWriter& w, const ir::AffineExpr& e);
+
+/// Parses "float32"-style dtype names, raising NKI's unsupported-dtype error otherwise.
+ir::DType decode_dtype(const util::Json& j);
+ir::SourceLoc decode_loc(const util::Json& j);
+
+}  // namespace nki::lang
