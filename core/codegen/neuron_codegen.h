@@ -28,6 +28,12 @@ class ScopeGuard {
   ir::RegionId region() const { return region_; }
   /// Pops now; throws sema::InternalError if the region is not the innermost.
   void close();
+  /// Disarms the guard, leaving the region open; the caller pops it later with pop_scope
+  /// (used by the embind push/pop pair, where Python owns the scope's lifetime).
+  ir::RegionId release() {
+    cg_ = nullptr;
+    return region_;
+  }
 
  private:
   NeuronCodegen* cg_;

@@ -1,0 +1,25 @@
+// The builder door for the Python surface: one call per op, a JSON request in, a JSON reply
+// out (core/lang/requests.h). User errors are located at the request's source location.
+#include <emscripten/bind.h>
+
+#include "guard.h"
+#include "lang/requests.h"
+#include "trace/trace_context.h"
+
+namespace {
+
+std::string op(const std::string& request) {
+  return nki::bind::guard([&] {
+    auto& cg = nki::trace::nki_ctx();
+    try {
+      return nki::lang::handle_request(cg, nki::util::Json::parse(request));
+    } catch (nki::sema::NkiError& e) {
+      e.set_loc_if_unknown(cg.builder.loc());
+      throw;
+    }
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(nki_builder) { emscripten::function("op", &op); }

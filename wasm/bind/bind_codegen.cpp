@@ -1,0 +1,85 @@
+// NeuronCodegen's scope emitters as push/pop pairs (Python owns the scopes' lifetimes through
+// context managers and generators).
+#include <emscripten/bind.h>
+
+#include "guard.h"
+#include "lang/requests.h"
+#include "trace/trace_context.h"
+
+using nki::bind::guard;
+using nki::util::Json;
+
+namespace {
+
+nki::ir::Predicate decode_predicate(const Json& j) {
+  nki::ir::Predicate p;
+  if (!j.is_array()) return p;
+  for (const Json& c : j.array()) {
+    const std::string& op = c["op"].string();
+    nki::ir::CmpOp cmp = op == "<"    ? nki::ir::CmpOp::Lt
+                         : op == "<=" ? nki::ir::CmpOp::Le
+                         : op == ">"  ? nki::ir::CmpOp::Gt
+                         : op == ">=" ? nki::ir::CmpOp::Ge
+                         : op == "==" ? nki::ir::CmpOp::Eq
+                                      : nki::ir::CmpOp::Ne;
+    p.terms.push_back({nki::lang::decode_expr(c["lhs"]).expr, cmp,
+                       nki::lang::decode_expr(c["rhs"]).expr});
+  }
+  return p;
+}
+
+// kind: a region kind name; payload: {"name", "predicate", "else", "tag", "stage_id",
+// "execution_order", "loc"}. Returns the new region's id.
+int push_scope(const std::string& kind, const std::string& payload_json) {
+  return guard([&] {
+    auto& cg = nki::trace::nki_ctx();
+    Json p = Json::parse(payload_json);
+    if (p.has("loc")) cg.builder.set_loc(nki::lang::decode_loc(p["loc"]));
+    nki::codegen::ScopeGuard g = [&]() -> nki::codegen::ScopeGuard {
+      if (kind == "KernelScope") return cg.kernel_scope(p.get_string("name"));
+      if (kind == "FunctionScope") return cg.function_scope(p.get_string("name"));
+      if (kind == "IfScope")
+        return cg.if_scope(decode_predicate(p["predicate"]), p["else"].is_bool() && p["else"].boolean());
+      if (kind == "WhileScope") return cg.while_scope(decode_predicate(p["predicate"]));
+      if (kind == "AllocationScope") return cg.allocation_scope();
+      if (kind == "ScopeRegion") {
+        if (p.get_string("tag") == "no_reorder") return cg.no_reorder();
+        return cg.stage_scope(p.get_int("stage_id", -1), p.get_int("execution_order", -1));
+      }
+      throw nki::sema::InternalError("push_scope: unsupported region kind '" + kind + "'");
+    }();
+    return g.release();
+  });
+}
+
+void pop_scope(int region) { guard([&] { nki::trace::nki_ctx().pop_scope(region); }); }
+
+// {"start","stop","step","sequential","name","loc"} → {"loop": id|-1, "alloc": id|-1, "iv": expr}
+std::string affine_range(const std::string& json) {
+  return guard([&] {
+    auto& cg = nki::trace::nki_ctx();
+    Json r = Json::parse(json);
+    if (r.has("loc")) cg.builder.set_loc(nki::lang::decode_loc(r["loc"]));
+    bool seq = r["sequential"].is_bool() && r["sequential"].boolean();
+    nki::codegen::LoopRange range =
+        cg.affine_range(r["start"].integer(), r["stop"].integer(), r.get_int("step", 1),
+                        seq ? nki::ir::AxisType::Sequential : nki::ir::AxisType::Affine,
+                        r.get_string("name"));
+    nki::util::JsonWriter w;
+    w.begin_object();
+    w.key("loop").value(range.loop ? range.loop->release() : -1);
+    w.key("alloc").value(range.alloc ? range.alloc->release() : -1);
+    w.key("iv");
+    nki::lang::encode_expr(w, range.iv);
+    w.end_object();
+    return w.take();
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(nki_codegen) {
+  emscripten::function("push_scope", &push_scope);
+  emscripten::function("pop_scope", &pop_scope);
+  emscripten::function("affine_range", &affine_range);
+}
