@@ -1,0 +1,1 @@
+"""nki-playground's implementation of the ``neuronxcc`` namespace (only ``neuronxcc.nki``)."""

@@ -1,0 +1,9 @@
+"""``neuronxcc.nki`` as implemented by nki-playground: NKI kernels traced to IR in the browser.
+
+``nki.jit`` marks kernels, ``kernel[grid](...)`` launches them, and ``nki.trace_kernel`` (our
+addition: NKI has no public way to see its IR) traces one and returns the IR.
+"""
+from ._kernel import jit, trace_kernel, Kernel, GriddedKernel, Trace  # noqa: F401
+from . import language, isa, typing, compiler  # noqa: F401
+
+__all__ = ["jit", "trace_kernel", "language", "isa", "typing", "compiler"]

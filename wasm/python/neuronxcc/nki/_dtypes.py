@@ -1,0 +1,71 @@
+"""NKI's dtypes as trace-time objects, and normalisation of dtype spellings.
+
+``nl.float32`` and friends are ``DType`` objects; NumPy dtypes and scalar types (``np.float32``,
+``np.dtype('float16')``) and plain strings are accepted wherever a dtype is.
+"""
+
+
+class DType:
+    __slots__ = ("name", "itemsize")
+
+    def __init__(self, name, itemsize):
+        self.name = name
+        self.itemsize = itemsize
+
+    def __repr__(self):
+        return self.name
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        try:
+            return name_of(other) == self.name
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+_ALL = {}
+
+
+def _make(name, itemsize):
+    _ALL[name] = DType(name, itemsize)
+    return _ALL[name]
+
+
+bool_ = _make("bool_", 1)
+uint8 = _make("uint8", 1)
+int8 = _make("int8", 1)
+uint16 = _make("uint16", 2)
+int16 = _make("int16", 2)
+uint32 = _make("uint32", 4)
+int32 = _make("int32", 4)
+float8_e4m3 = _make("float8_e4m3", 1)
+float8_e5m2 = _make("float8_e5m2", 1)
+bfloat16 = _make("bfloat16", 2)
+float16 = _make("float16", 2)
+tfloat32 = _make("tfloat32", 4)
+float32 = _make("float32", 4)
+
+_ALIASES = {"bool": "bool_", "float8_e4m3fn": "float8_e4m3", "float8_e5m2fn": "float8_e5m2"}
+
+
+def name_of(dtype):
+    """The NKI name of any dtype spelling; names the core does not know are passed through
+    (the core raises NKI's unsupported-dtype error for them)."""
+    if isinstance(dtype, DType):
+        return dtype.name
+    if isinstance(dtype, str):
+        return _ALIASES.get(dtype, dtype)
+    name = getattr(dtype, "name", None)  # np.dtype
+    if not isinstance(name, str):
+        name = getattr(dtype, "__name__", None)  # np.float32 (a type)
+    if isinstance(name, str):
+        return _ALIASES.get(name, name)
+    raise TypeError(f"not a dtype: {dtype!r}")
+
+
+def lookup(name):
+    return _ALL.get(name)

@@ -1,0 +1,239 @@
+"""Kernels: ``@nki.jit``, ``kernel[grid](...)`` and ``nki.trace_kernel``.
+
+Tracing a kernel: open a trace in the core (``TraceContext.new_ctx``), declare the tensor
+arguments as HBM parameters, run the Python body inside a KernelScope with symbolic loop
+variables, record the returned tensors as outputs and finalize. Every exit path leaves
+``TraceContext.global_ctx`` None (a failed trace never poisons the next).
+"""
+import inspect
+import json
+
+from . import _dtypes, _loc
+from ._tensor import NkiTensor
+from .compiler.backends.neuron.TraceContext import TraceContext, TraceOptions, KernelScope
+from .compiler.backends.neuron.nki_ctx import nki_ctx_or_none
+from .typing import TensorType, is_mutable_annotation
+
+#: Traces completed while a script runs (read by the CLI / page through _runner.take_traces).
+recorded = []
+
+
+class Trace:
+    """A traced kernel's IR. ``str()`` is the IR text; ``to_json()`` the versioned JSON form."""
+
+    def __init__(self, handle):
+        self._h = handle
+        self.kernel_name = handle.name()
+        self._text = None
+
+    def _handle(self):
+        if self._h is None:
+            raise ValueError("this trace was closed")
+        return self._h
+
+    def text(self):
+        if self._text is None:
+            self._text = self._handle().text()
+        return self._text
+
+    def __str__(self):
+        return self.text()
+
+    def __repr__(self):
+        return f"<nki trace of {self.kernel_name}>"
+
+    def to_json(self):
+        """The IR as a JSON string (docs/ir-format.md)."""
+        return self._handle().to_json()
+
+    def records(self):
+        """The printer's line records: [{text, depth, op_id, region_id, loc}]."""
+        return json.loads(self._handle().records_json())
+
+    def records_json(self):
+        return self._handle().records_json()
+
+    @property
+    def instruction_count(self):
+        return self._handle().instruction_count()
+
+    def close(self):
+        """Frees the core's copy of the IR now (otherwise when the trace is collected)."""
+        if self._h is not None:
+            self._h.delete()
+            self._h = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter teardown
+            pass
+
+
+def _is_tensor_like(x):
+    return isinstance(x, TensorType) or (hasattr(x, "shape") and hasattr(x, "dtype")
+                                         and not isinstance(x, NkiTensor))
+
+
+def _def_loc(func):
+    """[file, line, col] of the kernel's ``def`` (co_firstlineno is its first decorator)."""
+    import linecache
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return None
+    line = code.co_firstlineno
+    for n in range(line, line + 50):
+        text = linecache.getline(code.co_filename, n)
+        stripped = text.lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            return [code.co_filename, n, len(text) - len(stripped) + 1]
+        if not text:
+            break
+    return [code.co_filename, line, 1]
+
+
+def trace(func, grid, args, kwargs):
+    """Traces ``func`` on ``args`` (arrays or nt.tensor placeholders) over ``grid``."""
+    if nki_ctx_or_none() is not None:
+        raise RuntimeError(
+            f"Calling kernel with spmd grid ({func.__name__}{list(grid)}) inside another kernel "
+            "is not supported" if grid else
+            "cannot trace a kernel from inside another kernel's trace")
+    name = func.__name__
+    opts = TraceOptions(name, grid, _def_loc(func))
+    sig = inspect.signature(func)
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{name}(): {e}") from None
+    bound.apply_defaults()
+    ctx = TraceContext.new_ctx(opts)
+    finalized = False
+    try:
+        ctx.builder._stmt = None
+        call_args = {}
+        for pname, value in bound.arguments.items():
+            param = sig.parameters[pname]
+            if _is_tensor_like(value):
+                mutable = is_mutable_annotation(param.annotation) or (
+                    isinstance(value, TensorType) and value.mutable)
+                reply = ctx.builder.op({
+                    "op": "param", "name": pname, "shape": [int(s) for s in value.shape],
+                    "dtype": _dtypes.name_of(value.dtype), "mutable": mutable})
+                call_args[pname] = NkiTensor(reply)
+            else:
+                call_args[pname] = value
+        a, kw = _rebind(sig, call_args)
+        with ctx.trace_scope_of(KernelScope, f"{name}@{opts.loc[0]}:{opts.loc[1]}"
+                                if opts.loc else name, name):
+            with ctx.kernel_scope(name, loc=opts.loc):
+                result = func(*a, **kw)
+                outs = result if isinstance(result, (tuple, list)) else (
+                    () if result is None else (result,))
+                for o in outs:
+                    if not isinstance(o, NkiTensor):
+                        raise TypeError(f"kernel '{name}' returned {type(o).__name__}; a kernel "
+                                        "returns HBM tensors (created with "
+                                        "buffer=nl.shared_hbm)")
+                if outs:
+                    ctx.builder.op({"op": "return", "values": [o._v for o in outs]})
+        handle = TraceContext.finalize_kernel()
+        finalized = True
+    finally:
+        if not finalized:
+            TraceContext.abandon()
+    t = Trace(handle)
+    recorded.append(t)
+    return t
+
+
+def _rebind(sig, values):
+    args, kwargs = [], {}
+    for pname, p in sig.parameters.items():
+        if pname not in values:
+            continue
+        v = values[pname]
+        if p.kind is p.VAR_POSITIONAL:
+            args.extend(v)
+        elif p.kind is p.VAR_KEYWORD:
+            kwargs.update(v)
+        elif p.kind is p.KEYWORD_ONLY:
+            kwargs[pname] = v
+        else:
+            args.append(v)
+    return args, kwargs
+
+
+class GriddedKernel:
+    """``kernel[g0, g1, ...]``: a kernel launched over an SPMD grid."""
+
+    def __init__(self, kernel, grid):
+        self.kernel = kernel
+        self.grid = grid
+
+    def __call__(self, *args, **kwargs):
+        return self.kernel._run(self.grid, args, kwargs)
+
+    def __repr__(self):
+        return f"{self.kernel.func.__name__}{list(self.grid)}"
+
+
+class Kernel:
+    """A function decorated with ``@nki.jit``."""
+
+    def __init__(self, func, mode="auto", **options):
+        self.func = func
+        self.mode = mode
+        self.options = options
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+
+    def __getitem__(self, grid):
+        if not isinstance(grid, tuple):
+            grid = (grid,)
+        for g in grid:
+            if isinstance(g, bool) or not isinstance(g, int) or g < 1:
+                raise ValueError(f"SPMD grid dimensions must be positive integers, got {grid}")
+        return GriddedKernel(self, grid)
+
+    def __call__(self, *args, **kwargs):
+        if nki_ctx_or_none() is not None:
+            # A kernel called from inside another kernel is inlined.
+            return self.func(*args, **kwargs)
+        return self._run((), args, kwargs)
+
+    def _run(self, grid, args, kwargs):
+        trace(self.func, grid, args, kwargs)
+        raise NotImplementedError(
+            "not supported in nki-playground yet: running a kernel on data (simulation). "
+            f"The kernel '{self.func.__name__}' was traced; use nki.trace_kernel(...) to get "
+            "its IR")
+
+
+def jit(func=None, mode="auto", **options):
+    """Marks a function as an NKI kernel. Usable as ``@nki.jit``, ``@nki.jit(mode=...)`` and
+    ``nki.jit(func, ...)``."""
+    if func is None:
+        return lambda f: Kernel(f, mode=mode, **options)
+    return Kernel(func, mode=mode, **options)
+
+
+def trace_kernel(kernel, *args, **kwargs):
+    """Traces a kernel without executing it and returns its IR.
+
+    Args:
+      kernel: a ``@nki.jit`` kernel, a plain kernel function, or a gridded kernel
+        (``kernel[2, 2]``).
+      *args, **kwargs: the kernel's arguments; tensors may be arrays or
+        ``nt.tensor[[shape], dtype]`` placeholders.
+    Returns:
+      a ``Trace``: ``str(trace)`` is the IR text, ``trace.to_json()`` its JSON form.
+    """
+    grid = ()
+    if isinstance(kernel, GriddedKernel):
+        grid, kernel = kernel.grid, kernel.kernel
+    func = kernel.func if isinstance(kernel, Kernel) else kernel
+    if not callable(func):
+        raise TypeError(f"trace_kernel expects a kernel, got {type(kernel).__name__}")
+    return trace(func, grid, args, kwargs)

@@ -1,0 +1,74 @@
+"""Runs a user's script as ``python FILE.py ARGS...`` would, inside the nki-playground runtime
+(the CLI and the page call this), and hands the IR of every kernel it traced to the caller.
+"""
+import builtins
+import json
+import os
+import sys
+import types
+
+from . import _errors, _kernel, _loc
+from .compiler.backends.neuron.TraceContext import TraceContext
+
+
+def run_file(path, argv=()):
+    """Runs the script at ``path`` with ``sys.argv == [path, *argv]``; returns the exit code."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+    except OSError as e:
+        sys.stderr.write(f"nki-playground: cannot read {path}: {e.strerror}\n")
+        return 2
+    folder = os.path.dirname(os.path.abspath(path))
+    return _run(source, path, list(argv), folder)
+
+
+def run_source(source, filename="kernel.py", argv=()):
+    """Runs ``source`` as if it were the file ``filename`` (the browser path)."""
+    import linecache
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return _run(source, filename, list(argv), None)
+
+
+def _run(source, filename, argv, folder):
+    _loc.forget(filename)
+    saved_argv, saved_path, saved_main = sys.argv, list(sys.path), sys.modules.get("__main__")
+    sys.argv = [filename] + argv
+    if folder:
+        sys.path.insert(0, folder)
+    main = types.ModuleType("__main__")
+    main.__file__ = filename
+    main.__builtins__ = builtins
+    sys.modules["__main__"] = main
+    try:
+        code = compile(source, filename, "exec")
+        exec(code, main.__dict__)
+        return 0
+    except SystemExit as e:
+        if e.code is None:
+            return 0
+        if isinstance(e.code, int):
+            return e.code
+        sys.stderr.write(f"{e.code}\n")
+        return 1
+    except BaseException as e:  # noqa: BLE001 - everything the script raises is reported
+        sys.stderr.write(_errors.format_exception(e))
+        return 1
+    finally:
+        if TraceContext.global_ctx is not None:  # a trace can only be left open by a bug
+            TraceContext.abandon()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.argv, sys.path[:] = saved_argv, saved_path
+        if saved_main is not None:
+            sys.modules["__main__"] = saved_main
+
+
+def take_traces():
+    """JSON list of {kernel, text, records, ir} for every kernel traced since the last call."""
+    parts = []
+    for t in _kernel.recorded:
+        parts.append('{"kernel":%s,"text":%s,"records":%s,"ir":%s}' % (
+            json.dumps(t.kernel_name), json.dumps(t.text()), t.records_json(), t.to_json()))
+    _kernel.recorded.clear()
+    return "[" + ",".join(parts) + "]"

@@ -1,0 +1,134 @@
+"""Trace-time tensors: a handle on a value the core holds (a tensor or a view of one).
+
+Indexing makes a view (one core call, no instruction); arithmetic operators call the same ops
+as ``nl.add`` & co. Shapes, dtypes and buffers come back from the core with every reply.
+"""
+from . import _dtypes, _loc
+from ._index import IndexExpr
+from .compiler.backends.neuron.nki_ctx import nki_ctx
+
+
+class NkiTensor:
+    """A tensor or tile during tracing (``nki.tensor`` in NKI's docs)."""
+
+    __slots__ = ("_v", "shape", "dtype", "buffer", "name")
+
+    def __init__(self, reply):
+        self._v = reply["v"]
+        self.shape = tuple(reply["shape"])
+        self.dtype = _dtypes.lookup(reply["dtype"]) or reply["dtype"]
+        self.buffer = reply["buffer"]
+        self.name = reply["name"]
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    def __repr__(self):
+        shape = ", ".join(str(s) for s in self.shape)
+        return f"{self.dtype} {self.name}[{shape}] ({self.buffer})"
+
+    def __len__(self):
+        return self.shape[0]
+
+    # --- indexing --------------------------------------------------------------------------
+    def __getitem__(self, key):
+        loc = _loc.caller()
+        items = [_index_item(k) for k in (key if isinstance(key, tuple) else (key,))]
+        return NkiTensor(nki_ctx().builder.op({"op": "view", "v": self._v, "items": items,
+                                               "loc": loc}))
+
+    def __setitem__(self, key, value):
+        raise NotImplementedError("not supported in nki-playground yet: assignment into a "
+                                  "tensor (`t[...] = value`)")
+
+    def __iter__(self):
+        raise TypeError("a tensor cannot be iterated at trace time; index it with nl.arange or "
+                        "loop with nl.affine_range")
+
+    def __bool__(self):
+        raise ValueError("Cannot evaluate truth value of a multi-element tensor/array.")
+
+    # --- arithmetic --------------------------------------------------------------------------
+    def __add__(self, other):
+        return _binary("add", "add", self, other)
+
+    def __radd__(self, other):
+        return _binary("add", "add", other, self)
+
+    def __sub__(self, other):
+        return _binary("subtract", "subtract", self, other)
+
+    def __rsub__(self, other):
+        return _binary("subtract", "subtract", other, self)
+
+    def __mul__(self, other):
+        return _binary("multiply", "multiply", self, other)
+
+    def __rmul__(self, other):
+        return _binary("multiply", "multiply", other, self)
+
+    def __truediv__(self, other):
+        return _binary("divide", "divide", self, other)
+
+    def __rtruediv__(self, other):
+        return _binary("divide", "divide", other, self)
+
+
+def _index_item(k):
+    if k is Ellipsis:
+        return {"k": "ellipsis"}
+    if isinstance(k, bool):
+        raise TypeError("boolean indices are not supported")
+    if isinstance(k, int):
+        return {"k": "int", "v": k}
+    if isinstance(k, IndexExpr):
+        if not k.terms:
+            return {"k": "int", "v": k.c}
+        return {"k": "expr", "e": k.to_json()}
+    if isinstance(k, slice):
+        def bound(b):
+            if b is None:
+                return None
+            if isinstance(b, IndexExpr):
+                return b.to_json()
+            if isinstance(b, int) and not isinstance(b, bool):
+                return {"c": b, "t": []}
+            raise TypeError(f"slice bounds must be integers or index expressions, got {b!r}")
+        if k.step is not None and (isinstance(k.step, bool) or not isinstance(k.step, int)):
+            raise TypeError("slice step must be a compile-time integer")
+        return {"k": "slice", "start": bound(k.start), "stop": bound(k.stop), "step": k.step}
+    if isinstance(k, NkiTensor):
+        raise NotImplementedError("not supported in nki-playground yet: indirect indexing with "
+                                  "a tile")
+    raise TypeError(f"unsupported index {k!r}")
+
+
+def _operand(x):
+    if isinstance(x, NkiTensor):
+        return {"v": x._v}
+    if isinstance(x, bool):
+        return {"s": float(x), "int": True}
+    if isinstance(x, int):
+        return {"s": float(x), "int": True}
+    if isinstance(x, float):
+        return {"s": x}
+    # NumPy scalars and the like
+    try:
+        return {"s": float(x), "int": not isinstance(x, float) and float(x).is_integer()}
+    except (TypeError, ValueError):
+        raise TypeError(f"unsupported operand {x!r}: expected a tile or a scalar") from None
+
+
+def _binary(api, fn, x, y, dtype=None):
+    ctx = nki_ctx()
+    loc = _loc.caller()
+    req = {"op": "binary", "api": api, "fn": fn, "x": _operand(x), "y": _operand(y),
+           "loc": loc, "name": _loc.bound_name(loc)}
+    if dtype is not None:
+        req["dtype"] = _dtypes.name_of(dtype)
+    return NkiTensor(ctx.builder.op(req))

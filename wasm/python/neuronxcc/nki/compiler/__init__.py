@@ -1,0 +1,1 @@
+"""``neuronxcc.nki.compiler`` (ncc): compiler directives. Grows with the language surface."""

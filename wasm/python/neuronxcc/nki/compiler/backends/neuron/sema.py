@@ -1,0 +1,38 @@
+"""sema: NKI's diagnostics on the Python side.
+
+The message texts live in the C++ core (core/sema); this module turns a core diagnostic into the
+exception class NKI raises and defines ``NKISyntaxError``, NKI's default diagnostic class.
+"""
+import builtins
+
+from ...._core import module as _core_module, translate as _translate, JsException
+
+
+class NKISyntaxError(Exception):
+    """NKI's default diagnostic class: the kernel is not valid NKI."""
+
+
+_CLASSES = {"NKISyntaxError": NKISyntaxError}
+
+
+def diagnostic_to_exception(d):
+    """Builds the exception for a core diagnostic ``{kind, message, file, line, col}``."""
+    cls = _CLASSES.get(d["kind"]) or getattr(builtins, d["kind"], None)
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        cls = NKISyntaxError
+    exc = cls(d["message"])
+    exc.nki_kind = d["kind"]
+    if d.get("line"):
+        exc.nki_loc = (d["file"], d["line"], d["col"])
+    return exc
+
+
+def err_nki_api_outside_of_nki_kernel():
+    """Raises NKI's outside-kernel error (the message comes from the core)."""
+    core = _core_module()
+    if core.nki_ctx_or_none() is None:
+        try:
+            core.nki_ctx()
+        except JsException as e:
+            raise _translate(e) from None
+    raise RuntimeError("calling NKI API outside of NKI kernels is not supported.")

@@ -1,0 +1,1 @@
+"""``neuronxcc.nki.isa`` (nisa): instruction-level APIs. Populated with the language surface."""

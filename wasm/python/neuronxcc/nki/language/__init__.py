@@ -1,0 +1,243 @@
+"""``neuronxcc.nki.language`` (nl): the NKI language surface traced by nki-playground.
+
+Every op fetches the active codegen context first (``nki_ctx()``), so calling one outside a
+kernel raises NKI's outside-kernel error; dtypes, buffers and ``tile_size`` work anywhere.
+"""
+from .. import _dtypes, _loc
+from .._dtypes import (bool_, uint8, int8, uint16, int16, uint32, int32, float8_e4m3,
+                       float8_e5m2, bfloat16, float16, tfloat32, float32)
+from .._index import IndexExpr, arange as _arange
+from .._tensor import NkiTensor as tensor, _binary
+from ..compiler.backends.neuron.nki_ctx import nki_ctx
+
+# --- buffers -------------------------------------------------------------------------------
+
+
+class _Buffer(str):
+    """A memory placement for creation APIs (``buffer=nl.sbuf``)."""
+
+    def __repr__(self):
+        return f"nl.{self}"
+
+
+shared_hbm = _Buffer("shared_hbm")
+private_hbm = _Buffer("private_hbm")
+hbm = _Buffer("private_hbm")
+sbuf = _Buffer("sbuf")
+psum = _Buffer("psum")
+
+
+class tile_size:
+    """Hardware tile limits (reference §1.2)."""
+
+    pmax = 128
+    psum_fmax = 512
+    gemm_stationary_fmax = 128
+    gemm_moving_fmax = 512
+    bn_stats_fmax = 512
+    psum_min_align = 4
+    sbuf_min_align = 1
+    total_available_sbuf_size = 192 * 1024
+
+
+# --- creation --------------------------------------------------------------------------------
+
+
+def _shape(shape):
+    if isinstance(shape, int):
+        shape = (shape,)
+    out = []
+    for s in shape:
+        if isinstance(s, bool) or not isinstance(s, int):
+            raise TypeError(f"tensor shapes must be compile-time integers, got {s!r}")
+        out.append(s)
+    return out
+
+
+def _create(api, shape, dtype, buffer, name, init):
+    ctx = nki_ctx()
+    loc = _loc.caller()
+    req = {"op": "ndarray", "api": api, "shape": _shape(shape), "dtype": _dtypes.name_of(dtype),
+           "buffer": str(buffer) if buffer is not None else "sbuf",
+           "name": name or _loc.bound_name(loc), "loc": loc}
+    if init is not None:
+        req["init"] = init
+    return tensor(ctx.builder.op(req))
+
+
+def ndarray(shape, dtype, *, buffer=None, name="", **kwargs):
+    """Creates an uninitialised tensor.
+
+    Args:
+      shape: the tensor's shape; dimension 0 is the partition dimension of SBUF/PSUM tiles.
+      dtype: its element type.
+      buffer: where it lives (``nl.sbuf`` by default, ``nl.shared_hbm`` for kernel outputs).
+      name: an optional name for the IR.
+    Returns:
+      the new tensor.
+    """
+    return _create("ndarray", shape, dtype, buffer, name, None)
+
+
+def zeros(shape, dtype, *, buffer=None, name="", **kwargs):
+    """Creates a tensor filled with zeros (see ``ndarray``)."""
+    return _create("zeros", shape, dtype, buffer, name, 0.0)
+
+
+def ones(shape, dtype, *, buffer=None, name="", **kwargs):
+    """Creates a tensor filled with ones (see ``ndarray``)."""
+    return _create("ones", shape, dtype, buffer, name, 1.0)
+
+
+def full(shape, fill_value, dtype, *, buffer=None, name="", **kwargs):
+    """Creates a tensor filled with ``fill_value`` (see ``ndarray``)."""
+    return _create("full", shape, dtype, buffer, name, float(fill_value))
+
+
+# --- indexing --------------------------------------------------------------------------------
+
+
+def arange(*args):
+    """An index along one axis: ``nl.arange(n)[:, None]`` (partitions) or ``[None, :]`` (free).
+
+    Works outside kernels too (it is pure index algebra until used).
+    """
+    return _arange(*args)
+
+
+def program_id(axis):
+    """The index of this SPMD instance along launch-grid axis ``axis``."""
+    ctx = nki_ctx()
+    reply = ctx.builder.op({"op": "program_id", "axis": axis, "loc": _loc.caller()})
+    return IndexExpr.from_core(reply)
+
+
+# --- loops -----------------------------------------------------------------------------------
+
+
+class _Range:
+    """A traced loop: iterating it opens a LoopScope (with its AllocationScope), yields one
+    symbolic induction variable, and closes the scopes after the body (traced once)."""
+
+    __slots__ = ("start", "stop", "step", "sequential", "loc", "name")
+
+    def __init__(self, args, sequential):
+        if len(args) == 1:
+            start, stop, step = 0, args[0], 1
+        elif len(args) == 2:
+            (start, stop), step = args, 1
+        elif len(args) == 3:
+            start, stop, step = args
+        else:
+            raise TypeError(f"expected 1 to 3 arguments, got {len(args)}")
+        for v in (start, stop, step):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError("loop bounds must be compile-time integers")
+        self.start, self.stop, self.step, self.sequential = start, stop, step, sequential
+        self.loc = _loc.caller()
+        self.name = _loc.bound_name(self.loc)
+
+    def __iter__(self):
+        ctx = nki_ctx()
+        loop, alloc, iv = ctx.affine_range(self.start, self.stop, self.step, self.sequential,
+                                           self.name, self.loc)
+        if loop < 0 and self.stop == self.start:
+            return  # zero trips: the body is never traced
+        try:
+            yield IndexExpr.from_core(iv)
+        except GeneratorExit:  # `break` / `return` out of the body
+            ctx.close_loop(loop, alloc)
+            raise
+        except BaseException:
+            ctx.failed = True
+            raise
+        ctx.close_loop(loop, alloc)
+
+    def __len__(self):
+        return len(range(self.start, self.stop, self.step))
+
+
+def affine_range(*args, **kwargs):
+    """A parallel loop (no loop-carried dependency except associative accumulation).
+
+    The body is traced once with a symbolic loop variable.
+    """
+    return _Range(args, sequential=False)
+
+
+def sequential_range(*args, **kwargs):
+    """A loop whose iterations run in order (loop-carried dependencies allowed)."""
+    return _Range(args, sequential=True)
+
+
+def static_range(*args):
+    """A loop unrolled at trace time: the variable is a plain int."""
+    return range(*args)
+
+
+def _no_mask(mask, api):
+    if mask is not None:
+        raise NotImplementedError(f"not supported in nki-playground yet: mask= on nl.{api}")
+
+
+# --- memory ops ------------------------------------------------------------------------------
+
+
+def load(src, *, mask=None, dtype=None, **kwargs):
+    """Loads a tile from HBM into a new SBUF tile.
+
+    Args:
+      src: an HBM tensor, usually indexed (``a[i_p, i_f]``).
+      dtype: convert to this type while loading.
+    Returns:
+      the new SBUF tile.
+    """
+    ctx = nki_ctx()
+    _no_mask(mask, "load")
+    if not isinstance(src, tensor):
+        raise TypeError(f"'load' expects a tensor, got {type(src).__name__}")
+    loc = _loc.caller()
+    req = {"op": "load", "src": src._v, "loc": loc, "name": _loc.bound_name(loc)}
+    if dtype is not None:
+        req["dtype"] = _dtypes.name_of(dtype)
+    return tensor(ctx.builder.op(req))
+
+
+def store(dst, value, *, mask=None, **kwargs):
+    """Stores a tile into an HBM tensor (usually indexed: ``out[i_p, i_f]``)."""
+    ctx = nki_ctx()
+    _no_mask(mask, "store")
+    if not isinstance(dst, tensor) or not isinstance(value, tensor):
+        raise TypeError("'store' expects a destination tensor and a tile value")
+    ctx.builder.op({"op": "store", "dst": dst._v, "value": value._v, "loc": _loc.caller()})
+
+
+# --- arithmetic ------------------------------------------------------------------------------
+
+
+def add(x, y, *, dtype=None, mask=None, **kwargs):
+    """Element-wise ``x + y`` of tiles (or a tile and a scalar), on the Vector engine."""
+    nki_ctx()
+    _no_mask(mask, "add")
+    return _binary("add", "add", x, y, dtype)
+
+
+def subtract(x, y, *, dtype=None, mask=None, **kwargs):
+    """Element-wise ``x - y``."""
+    nki_ctx()
+    _no_mask(mask, "subtract")
+    return _binary("subtract", "subtract", x, y, dtype)
+
+
+def multiply(x, y, *, dtype=None, mask=None, **kwargs):
+    """Element-wise ``x * y``."""
+    nki_ctx()
+    _no_mask(mask, "multiply")
+    return _binary("multiply", "multiply", x, y, dtype)
+
+
+def divide(x, y, *, dtype=None, mask=None, **kwargs):
+    """Element-wise ``x / y``."""
+    nki_ctx()
+    _no_mask(mask, "divide")
+    return _binary("divide", "divide", x, y, dtype)
