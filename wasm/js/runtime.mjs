@@ -95,20 +95,9 @@ _nki_flush`);
      */
     runSource(source, { filename = "kernel.py", argv = [] } = {}) {
       takeTraces(); // drop traces left over from an earlier, interrupted run
-      let exitCode;
-      if (argv.length === 0) {
-        try {
-          exitCode = runner.run_source(String(source), String(filename));
-        } finally {
-          flush();
-        }
-      } else {
-        // run_source has no argv; run the text from a file so sys.argv can be set.
-        const path = `/nki/src/${String(filename).replace(/^\/+/, "")}`;
-        pyodide.FS.mkdirTree(parentDir(path));
-        pyodide.FS.writeFile(path, String(source));
-        exitCode = withArgv(argv, (pyArgv) => runner.run_file(path, pyArgv));
-      }
+      const exitCode = withArgv(argv, (pyArgv) =>
+        runner.run_source(String(source), String(filename), pyArgv),
+      );
       return { exitCode: Number(exitCode), traces: takeTraces() };
     },
 
