@@ -57,8 +57,8 @@ describe("createNodeRuntime", () => {
     expect(trace.text).toContain("KernelScope");
     expect(trace.text).toContain("LoopScope");
     expect(trace.text).toMatch(/tensor_add\.py:\d+/);
-    // One printer, two sinks: the records' text joins back to the plain text.
-    expect(trace.records.map((r) => r.text).join("")).toBe(trace.text);
+    // One printer, two sinks: the records are the text's lines, in order.
+    expect(trace.records.map((r) => r.text).join("\n")).toBe(trace.text.replace(/\n$/, ""));
     for (const r of trace.records) expect(Object.keys(r)).toEqual(expect.arrayContaining(["text", "depth", "op_id", "region_id", "loc"]));
     expect(typeof trace.ir).toBe("object");
     // take_traces() cleared the list: a run without kernels returns none.
