@@ -1,21 +1,36 @@
-// Error plumbing: the JS throw helper, the diagnostic encoding, and the decoder for a raw
-// escaped C++ exception (used by embind_fixes_post.js), plus heap statistics for leak tests.
+// Error plumbing: the pending-error slot that guard() fills and embind_fixes_post.js drains,
+// the diagnostic encoding, the decoder for a raw escaped C++ exception, and heap statistics.
+#include <emscripten.h>
 #include <emscripten/bind.h>
 #include <malloc.h>
 
 #include <cxxabi.h>
 
 #include "guard.h"
+#include "util/json.h"
 
-EM_JS(void, nki_throw_js_error, (const char* name, const char* message), {
-  var err = new Error(UTF8ToString(message));
-  err.name = UTF8ToString(name);
-  throw err;
-});
+namespace {
+int g_pending_kind = 0;
+std::string g_pending_message;
+}  // namespace
+
+// Read by embind_fixes_post.js after every bound call (plain exports: no embind wrapping).
+extern "C" {
+EMSCRIPTEN_KEEPALIVE int nki_pending_kind() { return g_pending_kind; }
+EMSCRIPTEN_KEEPALIVE const char* nki_pending_message() { return g_pending_message.c_str(); }
+EMSCRIPTEN_KEEPALIVE void nki_clear_pending() {
+  g_pending_kind = 0;
+  g_pending_message.clear();
+  g_pending_message.shrink_to_fit();
+}
+}
 
 namespace nki::bind {
 
-void throw_js_error(const char* name, const char* message) { nki_throw_js_error(name, message); }
+void set_pending(Pending kind, std::string message) {
+  g_pending_kind = static_cast<int>(kind);
+  g_pending_message = std::move(message);
+}
 
 std::string diagnostic_json(const sema::NkiError& e) {
   util::JsonWriter w;

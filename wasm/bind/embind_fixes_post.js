@@ -1,8 +1,21 @@
-// --post-js: replaces embind's invoker factory (Emscripten 3.1.6 internals) with one that, when
-// a call throws, restores the wasm stack pointer and runs the argument destructors. Without it
-// every exception thrown through a bound function leaks stack and heap until the module dies
-// (~10^5 throws). A raw escaped C++ exception (a bare number) becomes an Error named
-// CppException carrying what(). Keep the emscripten version pinned: this touches internals.
+// --post-js: replaces embind's invoker factory (Emscripten 3.1.6 internals) with one that
+//  - after a call returns, throws the pending error guard() recorded (wasm/bind/guard.h): the
+//    C++ side never throws into JS, so every C++ destructor has run by then;
+//  - when a call throws anyway (an exception that escaped without a guard, a JS error),
+//    restores the wasm stack pointer and runs the argument destructors. Without this every
+//    such exception leaks stack and heap until the module dies (~10^5 throws); a raw escaped
+//    C++ exception (a bare number) becomes an Error named CppException carrying what().
+// Keep the emscripten version pinned: this touches internals.
+function nkiThrowPending() {
+  var kind = Module['_nki_pending_kind']();
+  if (!kind) return;
+  var message = UTF8ToString(Module['_nki_pending_message']());
+  Module['_nki_clear_pending']();
+  var err = new Error(message);
+  err.name = kind === 1 ? 'NkiError' : 'InternalError';
+  throw err;
+}
+
 craftInvokerFunction = function (humanName, argTypes, classType, cppInvokerFunc, cppTargetFunc) {
   var argCount = argTypes.length;
   if (argCount < 2) {
@@ -38,6 +51,8 @@ craftInvokerFunction = function (humanName, argTypes, classType, cppInvokerFunc,
       throw e;
     }
     runDestructors(destructors);
-    if (returns) return retType['fromWireType'](rv);
+    var result = returns ? retType['fromWireType'](rv) : undefined;
+    nkiThrowPending();
+    return result;
   };
 };

@@ -1,41 +1,41 @@
 #pragma once
-// The exception door between C++ and JS. Every bound function runs its body through guard():
-// C++ exceptions are caught here, their message is copied to a static buffer, and a JS Error is
-// thrown only after the C++ exception is destroyed. Why: with Emscripten 3.1.6 an escaping C++
-// exception reaches JS as a bare number, and unwinding through wasm frames leaks stack (see
-// shared/docs/toolchain.md §1.4; embind_fixes_post.js restores the stack pointer).
+// The exception door between C++ and JS. Every bound function runs its body through guard().
+// A C++ exception is caught here and recorded as the *pending error*; the function then returns
+// normally (a default value) and embind_fixes_post.js, after the call has returned and its
+// argument destructors have run, turns the pending error into a thrown JS Error.
 //
-// User diagnostics (sema::NkiError) cross as an Error named "NkiError" whose message is JSON
+// Why not throw from C++: with Emscripten 3.1.6 a JS throw unwinds the wasm frames without
+// running C++ destructors, so every by-value argument embind's invoker holds (the request
+// std::string, say) leaked on each error — measured at 56 bytes per failing op. Returning
+// normally keeps every C++ frame's destructors in play (shared/docs/toolchain.md §1.4).
+//
+// User diagnostics (sema::NkiError) become an Error named "NkiError" whose message is JSON
 // {kind, message, file, line, col}; everything else is an "InternalError".
-#include <emscripten.h>
-
 #include <exception>
 #include <string>
+#include <type_traits>
 
 #include "sema/sema.h"
-#include "util/json.h"
 
 namespace nki::bind {
 
-void throw_js_error(const char* name, const char* message);
+enum class Pending : int { None = 0, NkiError = 1, InternalError = 2 };
+void set_pending(Pending kind, std::string message);
 std::string diagnostic_json(const sema::NkiError& e);
 
 template <typename F>
 auto guard(F&& f) -> decltype(f()) {
-  static std::string msg;
-  const char* name = "InternalError";
+  using R = decltype(f());
   try {
     return f();
   } catch (const sema::NkiError& e) {
-    msg = diagnostic_json(e);
-    name = "NkiError";
+    set_pending(Pending::NkiError, diagnostic_json(e));
   } catch (const std::exception& e) {
-    msg = e.what();
+    set_pending(Pending::InternalError, e.what());
   } catch (...) {
-    msg = "unknown C++ exception";
+    set_pending(Pending::InternalError, "unknown C++ exception");
   }
-  throw_js_error(name, msg.c_str());  // the C++ exception is already freed here
-  __builtin_unreachable();
+  if constexpr (!std::is_void_v<R>) return R{};
 }
 
 }  // namespace nki::bind

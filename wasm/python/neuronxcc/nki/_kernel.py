@@ -14,8 +14,14 @@ from .compiler.backends.neuron.TraceContext import TraceContext, TraceOptions, K
 from .compiler.backends.neuron.nki_ctx import nki_ctx_or_none
 from .typing import TensorType, is_mutable_annotation
 
-#: Traces completed while a script runs (read by the CLI / page through _runner.take_traces).
+#: Traces completed since the last take (read by the CLI / page through _runner.take_traces).
 recorded = []
+
+
+def clear_recorded():
+    for t in recorded:
+        t.close()
+    recorded.clear()
 
 
 class Trace:
@@ -142,9 +148,10 @@ def trace(func, grid, args, kwargs):
     finally:
         if not finalized:
             TraceContext.abandon()
-    t = Trace(handle)
-    recorded.append(t)
-    return t
+    # The record keeps its own reference to the core's kernel, so a user's close() of the
+    # returned trace cannot pull it from under the runner.
+    recorded.append(Trace(handle.clone()))
+    return Trace(handle)
 
 
 def _rebind(sig, values):

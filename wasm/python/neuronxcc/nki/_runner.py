@@ -32,6 +32,7 @@ def run_source(source, filename="kernel.py", argv=()):
 
 def _run(source, filename, argv, folder):
     _loc.forget(filename)
+    _kernel.clear_recorded()
     saved_argv, saved_path, saved_main = sys.argv, list(sys.path), sys.modules.get("__main__")
     sys.argv = [filename] + argv
     if folder:
@@ -70,5 +71,5 @@ def take_traces():
     for t in _kernel.recorded:
         parts.append('{"kernel":%s,"text":%s,"records":%s,"ir":%s}' % (
             json.dumps(t.kernel_name), json.dumps(t.text()), t.records_json(), t.to_json()))
-    _kernel.recorded.clear()
+    _kernel.clear_recorded()
     return "[" + ",".join(parts) + "]"
