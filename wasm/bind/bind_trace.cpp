@@ -6,7 +6,7 @@
 
 #include "guard.h"
 #include "lang/requests.h"
-#include "printer/printer.h"
+#include "bind_printer.h"
 #include "trace/trace_context.h"
 
 using emscripten::val;
@@ -14,26 +14,6 @@ using nki::bind::guard;
 using nki::util::Json;
 
 namespace {
-
-/// A finished trace, handed to JS/Python. Owns the kernel; freed by .delete() (or by embind's
-/// finalizer, since it is created through a smart pointer).
-class Trace {
- public:
-  explicit Trace(std::unique_ptr<nki::ir::Kernel> k) : kernel_(std::move(k)) {}
-  std::string name() const { return kernel_->name(); }
-  std::string text() const { return nki::printer::to_text(*kernel_); }
-  std::string records_json() const {
-    nki::printer::RecordSink sink;
-    nki::printer::print_kernel(*kernel_, sink);
-    return nki::printer::records_to_json(sink.records());
-  }
-  std::string to_json() const { return nki::printer::to_json(*kernel_); }
-  int instruction_count() const { return static_cast<int>(kernel_->instructions().size()); }
-  int region_count() const { return static_cast<int>(kernel_->regions().size()); }
-
- private:
-  std::unique_ptr<nki::ir::Kernel> kernel_;
-};
 
 nki::trace::TraceScopeKind trace_scope_kind(const std::string& k) {
   if (k == "KernelScope") return nki::trace::TraceScopeKind::KernelScope;
@@ -54,8 +34,8 @@ void new_ctx(const std::string& opts_json) {
   });
 }
 
-std::shared_ptr<Trace> finalize_kernel() {
-  return guard([] { return std::make_shared<Trace>(nki::trace::TraceContext::finalize_kernel()); });
+std::shared_ptr<nki::bind::Trace> finalize_kernel() {
+  return guard([] { return std::make_shared<nki::bind::Trace>(nki::trace::TraceContext::finalize_kernel()); });
 }
 
 void abandon_trace() { nki::trace::TraceContext::abandon(); }
@@ -84,14 +64,6 @@ void exit_trace_scope(const std::string& kind) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(nki_trace) {
-  emscripten::class_<Trace>("Trace")
-      .smart_ptr<std::shared_ptr<Trace>>("Trace")
-      .function("name", &Trace::name)
-      .function("text", &Trace::text)
-      .function("records_json", &Trace::records_json)
-      .function("to_json", &Trace::to_json)
-      .function("instruction_count", &Trace::instruction_count)
-      .function("region_count", &Trace::region_count);
   emscripten::function("new_ctx", &new_ctx);
   emscripten::function("finalize_kernel", &finalize_kernel);
   emscripten::function("abandon_trace", &abandon_trace);
