@@ -57,8 +57,12 @@ function parseArgs(argv) {
 
 async function main() {
   const { ir, file, args } = parseArgs(process.argv.slice(2));
-  if (!existsSync(file) || !statSync(file).isFile()) {
+  if (!existsSync(file)) {
     process.stderr.write(`nki-playground: cannot open '${file}': no such file\n`);
+    process.exit(2);
+  }
+  if (!statSync(file).isFile()) {
+    process.stderr.write(`nki-playground: cannot run '${file}': not a file\n`);
     process.exit(2);
   }
   // Imported late so `--help` and usage errors answer instantly.
@@ -80,7 +84,9 @@ main().then(
     process.stdout.write("", () => process.exit(code));
   },
   (err) => {
-    process.stderr.write(`nki-playground: ${err && err.stack ? err.stack : err}\n`);
+    // Set-up problems get their message; anything else is a bug and keeps its stack.
+    const text = err?.code === "NKI_NOT_BUILT" ? err.message : (err?.stack ?? String(err));
+    process.stderr.write(`nki-playground: ${text}\n`);
     process.exit(1);
   },
 );

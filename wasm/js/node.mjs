@@ -29,7 +29,9 @@ export async function createNodeRuntime({
   pythonRoot = PYTHON_PACKAGE_DIR,
 } = {}) {
   if (!existsSync(corePath)) {
-    throw new Error(`nki_core.mjs not found at ${corePath}; build it first (npm run build)`);
+    throw Object.assign(new Error(`${corePath} not found; build it first (npm run build)`), {
+      code: "NKI_NOT_BUILT",
+    });
   }
   const indexURL = dirname(require.resolve("pyodide/package.json")) + sep;
   const [{ loadPyodide }, { default: createCore }] = await Promise.all([
