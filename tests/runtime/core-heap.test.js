@@ -47,9 +47,14 @@ describe("core module", () => {
     for (let i = 0; i < 1_000; i++) failingCall(); // warm-up: lazily allocated statics
     const memBefore = core.HEAPU8.length;
     const usedBefore = inUse?.();
+    // A JS throw that skips the invoker's stackRestore leaks shadow stack on every call.
+    const stackBefore = core.stackSave?.();
+    const handlesBefore = core.count_emval_handles?.();
     let wrong = 0;
     for (let i = 0; i < calls; i++) if (!failingCall()?.includes(OUTSIDE)) wrong++;
     expect(wrong).toBe(0);
+    expect(core.stackSave?.()).toBe(stackBefore);
+    expect(core.count_emval_handles?.()).toBe(handlesBefore);
     expect(core.HEAPU8.length).toBe(memBefore);
     // Less than one byte per call: no per-call leak (allows a one-off lazy allocation).
     if (inUse) expect(inUse() - usedBefore).toBeLessThan(calls);
