@@ -117,6 +117,15 @@ class NeuronCodegen {
   int add_value(ir::AccessPattern ap);
   const ir::AccessPattern& value(int id) const;
 
+  /// Records a non-fatal diagnostic (kind: a Python warning class name) at the current
+  /// location; the surface issues them after the op that caused them.
+  void warn(std::string kind, std::string message) {
+    warnings_.push_back({std::move(kind), std::move(message)});
+  }
+  std::vector<std::pair<std::string, std::string>> take_warnings() {
+    return std::move(warnings_);
+  }
+
   /// Smallest and largest value of `e` given the open loops, the grid and the tile extents.
   std::pair<int64_t, int64_t> range_of(const ir::AffineExpr& e,
                                        const std::vector<int64_t>& tile_shape) const;
@@ -129,6 +138,7 @@ class NeuronCodegen {
   std::shared_ptr<const trace::TraceScope> trace_scope_;
   int stmt_count_ = 0;
   std::vector<ir::AccessPattern> values_;
+  std::vector<std::pair<std::string, std::string>> warnings_;
 };
 
 }  // namespace nki::codegen

@@ -19,6 +19,7 @@ const char* region_kind_name(RegionKind k) {
 }
 
 bool AccessPattern::is_identity(const Tensor& t) const {
+  if (indirect) return false;
   if (tile_shape != t.shape || index.size() != t.shape.size()) return false;
   for (size_t d = 0; d < index.size(); ++d)
     if (!(index[d] == AffineExpr::var({VarKind::TileAxis, static_cast<int>(d)}))) return false;
@@ -81,6 +82,13 @@ void IRBuilder::add_param(TensorId t) { k_.params_.push_back(t); }
 void IRBuilder::set_outputs(std::vector<TensorId> outs) { k_.outputs_ = std::move(outs); }
 void IRBuilder::rename_tensor(TensorId t, std::string name) {
   k_.tensors_.at(t).name = unique_name(name);
+}
+
+void IRBuilder::set_while_condition(RegionId r, ScalarCondition c) {
+  Region& region = k_.regions_.at(r);
+  if (region.kind != RegionKind::WhileScope)
+    throw std::logic_error("set_while_condition on a region that is not a WhileScope");
+  region.payload.condition = std::move(c);
 }
 
 InstId IRBuilder::create_inst(Instruction inst) {

@@ -3,6 +3,7 @@
 /// scope regions they live in. A Kernel is read through const accessors (printer, simulator);
 /// it is mutated only through ir::IRBuilder, the one mutation door.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -30,16 +31,24 @@ struct Tensor {
   bool mutable_param = false;  ///< a parameter annotated nt.mutable_tensor
   SourceLoc loc;               ///< allocation site (unknown for parameters)
   RegionId region = kNone;     ///< region it was allocated in
+  TensorId alias_of = kNone;   ///< a reshape/bitcast view of another tensor's storage
+  int partition_dim = 0;       ///< > 0 when leading block dimensions precede the partitions
+  std::vector<double> constant;  ///< contents of a constant tensor (nl.shared_constant), row-major
   Memory memory() const { return memory_of(buffer); }
 };
 
 /// Which elements of `tensor` an operand touches: for each tensor dimension an affine index
 /// over loop ivs, program ids and tile axes; tile_shape gives the extent of each tile axis
 /// (the shape of the tile the access produces or consumes).
+///
+/// Indirect (runtime) indexing: when `indirect` is set, the index of dimension `indirect_dim`
+/// is the value `indirect` reads at the same tile position, plus index[indirect_dim].
 struct AccessPattern {
   TensorId tensor = kNone;
   std::vector<AffineExpr> index;
   std::vector<int64_t> tile_shape;
+  std::shared_ptr<const AccessPattern> indirect;
+  int indirect_dim = -1;
   /// True when the pattern reads/writes the whole tensor in order (printed as `%name`).
   bool is_identity(const Tensor& t) const;
 };
@@ -92,12 +101,21 @@ struct LoopAxis {
   RegionId region = kNone;
 };
 
+/// A condition read at run time from a (1,1) tile: `tile[0,0] <op> rhs` (do-while loops).
+struct ScalarCondition {
+  AccessPattern scalar;
+  CmpOp op = CmpOp::Ne;
+  double rhs = 0;
+  bool always = false;  ///< the "always true" guard a WhileScope starts with
+};
+
 /// What a region is opened with. Only the members meaningful for its kind are set.
 struct RegionPayload {
   std::string name;                ///< KernelScope/FunctionScope: kernel or function name
   LoopAxisId axis = kNone;         ///< LoopScope
   Predicate predicate;             ///< IfScope condition / WhileScope continue condition
   bool is_else = false;            ///< IfScope: the else branch of the preceding IfScope
+  ScalarCondition condition;       ///< WhileScope: the continue condition (set while tracing)
   std::string tag;                 ///< ScopeRegion: "stage", "no_reorder", ...
   int64_t stage_id = -1, execution_order = -1;
 };
@@ -178,6 +196,8 @@ class IRBuilder {
   void set_outputs(std::vector<TensorId> outs);
   void rename_tensor(TensorId t, std::string name);
   InstId create_inst(Instruction inst);
+  /// Installs the continue condition of a WhileScope (known only once its body is traced).
+  void set_while_condition(RegionId r, ScalarCondition c);
 
  private:
   Kernel& k_;

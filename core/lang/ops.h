@@ -1,6 +1,8 @@
 #pragma once
 /// The NKI language ops as the core implements them: each call checks legality (sema), emits
 /// through the builder and returns trace-time values (ids into the codegen's value table).
+/// These are the structural ops (parameters, allocation, views, data movement, assignment);
+/// the rest of the API goes through the generic OpCall registry (call.h).
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,8 +25,8 @@ struct IndexExpr {
 
 /// One entry of a subscript `t[...]`.
 struct IndexItem {
-  enum class Kind : uint8_t { Int, Slice, Expr, Ellipsis } kind = Kind::Int;
-  int64_t value = 0;                    ///< Int
+  enum class Kind : uint8_t { Int, Slice, Expr, Ellipsis, Tile } kind = Kind::Int;
+  int64_t value = 0;                    ///< Int; Tile: the index tile's value id
   std::optional<ir::AffineExpr> start;  ///< Slice (None → default)
   std::optional<ir::AffineExpr> stop;
   int64_t step = 1;
@@ -38,6 +40,9 @@ struct ValueOrScalar {
   bool scalar_is_float = true;
   bool is_scalar() const { return value < 0; }
 };
+
+struct MaskTerm;
+using MaskSpec = std::vector<MaskTerm>;
 
 /// What the surface needs to know about a value.
 struct ValueInfo {
@@ -53,10 +58,11 @@ ValueInfo value_info(const NeuronCodegen& cg, ValueId v);
 ValueId param(NeuronCodegen& cg, const std::string& name, std::vector<int64_t> shape,
               ir::DType dtype, bool mutable_param);
 /// nl.ndarray / nl.zeros / nl.ones / nl.full: allocates a tensor (an "ndarray" instruction,
-/// with the init value as an attribute when given).
+/// with the init value as an attribute when given). `partition_dim` > 0 marks leading block
+/// dimensions (`(n, nl.par_dim(128), 512)`), accepted with NKI's deprecation warning.
 ValueId ndarray(NeuronCodegen& cg, const std::string& name, std::vector<int64_t> shape,
                 ir::DType dtype, ir::Buffer buffer, std::optional<double> init,
-                const std::string& api = "ndarray");
+                const std::string& api = "ndarray", int partition_dim = 0);
 /// nl.program_id(axis) as an index expression.
 ir::AffineExpr program_id(NeuronCodegen& cg, int64_t axis);
 /// `v[items]`: a view (access pattern) of the same tensor; no instruction.
@@ -64,16 +70,22 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items);
 /// nl.load: HBM → a new SBUF tile.
 ValueId load(NeuronCodegen& cg, ValueId src, std::optional<ir::DType> dtype,
              const std::string& name);
+ValueId load(NeuronCodegen& cg, ValueId src, std::optional<ir::DType> dtype,
+             const std::string& name, const MaskSpec& mask);
 /// nl.store: a tile → HBM.
 void store(NeuronCodegen& cg, ValueId dst, ValueId value);
+void store(NeuronCodegen& cg, ValueId dst, ValueId value, const MaskSpec& mask);
+/// `dst[...] = src` (accumulate empty) or `dst[...] op= src` (accumulate = "add", ...).
+void assign(NeuronCodegen& cg, ValueId dst, const ValueOrScalar& src,
+            const std::string& accumulate, const std::string& expr_text);
 /// Element-wise binary arithmetic (nl.add, `+`, ...). `op` is the ALU op name ("add").
 ValueId binary(NeuronCodegen& cg, const std::string& api, const std::string& op,
                const ValueOrScalar& x, const ValueOrScalar& y, std::optional<ir::DType> dtype,
                const std::string& name);
-/// The kernel's return values, in order.
+/// The kernel's return values, in order; checks mutable parameters are among them.
 void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values);
 
-/// Raises the static out-of-bound error if `ap` can touch outside its tensor.
-void check_bounds(const NeuronCodegen& cg, const ir::AccessPattern& ap);
+/// Raises failed-to-infer-tile when `v` still spans block dimensions of its tensor.
+void check_is_tile(const NeuronCodegen& cg, ValueId v);
 
 }  // namespace nki::lang

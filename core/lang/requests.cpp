@@ -1,5 +1,6 @@
 #include "lang/requests.h"
 
+#include "lang/call.h"
 #include "lang/ops.h"
 #include "sema/sema.h"
 
@@ -56,6 +57,9 @@ IndexItem decode_item(const Json& j) {
     it.expr = decode_expr(j["e"]);
   } else if (k == "ellipsis") {
     it.kind = IndexItem::Kind::Ellipsis;
+  } else if (k == "tile") {
+    it.kind = IndexItem::Kind::Tile;
+    it.value = j["v"].integer();
   } else {
     throw sema::InternalError("unknown index item kind '" + k + "'");
   }
@@ -90,6 +94,56 @@ void encode_expr(JsonWriter& w, const ir::AffineExpr& e) {
   w.end_array().end_object();
 }
 
+ir::Predicate decode_predicate(const Json& j) {
+  ir::Predicate p;
+  for (const MaskTerm& t : decode_mask(j)) {
+    if (!t.lhs.shape.empty() || !t.rhs.shape.empty() || t.lhs.expr.mentions(ir::VarKind::TileAxis) ||
+        t.rhs.expr.mentions(ir::VarKind::TileAxis))
+      sema::err_control_flow_condition_depending_on_arange();
+    p.terms.push_back({t.lhs.expr, t.op, t.rhs.expr});
+  }
+  return p;
+}
+
+namespace {
+
+// Appends pending warnings to a reply object ({"warn": [[kind, message], ...]}).
+std::string with_warnings(NeuronCodegen& cg, std::string reply) {
+  auto warnings = cg.take_warnings();
+  if (warnings.empty()) return reply;
+  JsonWriter w;
+  w.begin_array();
+  for (const auto& [kind, message] : warnings) w.begin_array().value(kind).value(message).end_array();
+  w.end_array();
+  if (reply == "null") return "{\"warn\":" + w.str() + "}";
+  reply.pop_back();  // the object's closing brace
+  return reply + ",\"warn\":" + w.str() + "}";
+}
+
+ir::CmpOp decode_cmp(const std::string& op) {
+  return op == "<"    ? ir::CmpOp::Lt
+         : op == "<=" ? ir::CmpOp::Le
+         : op == ">"  ? ir::CmpOp::Gt
+         : op == ">=" ? ir::CmpOp::Ge
+         : op == "==" ? ir::CmpOp::Eq
+                      : ir::CmpOp::Ne;
+}
+
+std::string dispatch(NeuronCodegen& cg, const Json& req);
+
+}  // namespace
+
+std::string loop_reply(codegen::LoopRange& range) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("loop").value(range.loop ? range.loop->release() : -1);
+  w.key("alloc").value(range.alloc ? range.alloc->release() : -1);
+  w.key("iv");
+  encode_expr(w, range.iv);
+  w.end_object();
+  return w.take();
+}
+
 ir::DType decode_dtype(const Json& j) {
   const std::string& name = j.string();
   auto t = ir::parse_dtype(name);
@@ -109,6 +163,12 @@ ir::SourceLoc decode_loc(const Json& j) {
 std::string handle_request(NeuronCodegen& cg, const Json& req) {
   if (req.has("loc")) cg.builder.set_loc(decode_loc(req["loc"]));
   if (req.has("stmt")) cg.enter_stmt(req["stmt"].string());
+  return with_warnings(cg, dispatch(cg, req));
+}
+
+namespace {
+
+std::string dispatch(NeuronCodegen& cg, const Json& req) {
   const std::string& op = req["op"].string();
   const std::string name = req.get_string("name");
 
@@ -122,7 +182,8 @@ std::string handle_request(NeuronCodegen& cg, const Json& req) {
     std::optional<double> init;
     if (req.has("init") && !req["init"].is_null()) init = req["init"].number();
     return reply_value(cg, ndarray(cg, name, req["shape"].int_list(), decode_dtype(req["dtype"]),
-                                   *buffer, init, req.get_string("api", "ndarray")));
+                                   *buffer, init, req.get_string("api", "ndarray"),
+                                   static_cast<int>(req.get_int("par_dim", 0))));
   }
   if (op == "program_id") {
     JsonWriter w;
@@ -147,6 +208,42 @@ std::string handle_request(NeuronCodegen& cg, const Json& req) {
                                   decode_operand(req["x"]), decode_operand(req["y"]),
                                   optional_dtype(req["dtype"]), name));
   }
+  if (op == "call") {
+    ValueId v = call_op(cg, decode_call(req));
+    return v < 0 ? "null" : reply_value(cg, v);
+  }
+  if (op == "assign") {
+    const Json& src = req["src"];
+    ValueOrScalar s;
+    if (src.has("v")) {
+      s.value = static_cast<int>(src["v"].integer());
+    } else {
+      s.scalar = src["s"].number();
+    }
+    assign(cg, static_cast<int>(req["dst"].integer()), s, req.get_string("acc"),
+           req.get_string("expr"));
+    return "null";
+  }
+  if (op == "dynamic_range") {
+    codegen::LoopRange range =
+        cg.dynamic_range(cg.value(static_cast<int>(req["trip"].integer())), req.get_string("name"));
+    return loop_reply(range);
+  }
+  if (op == "while_cond") {
+    ir::ScalarCondition c;
+    c.scalar = cg.value(static_cast<int>(req["scalar"].integer()));
+    c.op = decode_cmp(req.get_string("cmp", "!="));
+    c.rhs = req["rhs"].is_null() ? 0 : req["rhs"].number();
+    cg.builder.set_while_condition(static_cast<int>(req["region"].integer()), std::move(c));
+    return "null";
+  }
+  if (op == "raise") {
+    std::vector<std::string> args;
+    if (req["args"].is_array())
+      for (const Json& a : req["args"].array())
+        args.push_back(a.is_string() ? a.string() : std::to_string(a.integer()));
+    sema::raise_by_name(req.get_string("name"), args);
+  }
   if (op == "return") {
     std::vector<ValueId> vs;
     for (const Json& j : req["values"].array()) vs.push_back(static_cast<int>(j.integer()));
@@ -156,4 +253,5 @@ std::string handle_request(NeuronCodegen& cg, const Json& req) {
   throw sema::InternalError("unknown op request '" + op + "'");
 }
 
+}  // namespace
 }  // namespace nki::lang

@@ -21,6 +21,14 @@ IndexExpr decode_expr(const util::Json& j);
 /// Encodes an affine expression in the same form (no shape).
 void encode_expr(util::JsonWriter& w, const ir::AffineExpr& e);
 
+/// Decodes an if/while predicate [{"lhs","op","rhs"}...]; conditions on aranges are refused
+/// with NKI's control-flow error.
+ir::Predicate decode_predicate(const util::Json& j);
+
+/// {"loop": id|-1, "alloc": id|-1, "iv": expr}: releases the range's guards (the surface pops
+/// the scopes itself).
+std::string loop_reply(codegen::LoopRange& range);
+
 /// Parses "float32"-style dtype names, raising NKI's unsupported-dtype error otherwise.
 ir::DType decode_dtype(const util::Json& j);
 ir::SourceLoc decode_loc(const util::Json& j);

@@ -119,4 +119,130 @@ void err_output_not_hbm(const std::string& tensor) {
                                        "buffer=nl.shared_hbm");
 }
 
+void err_local_variable_used_out_of_scope(const std::string& name, const std::string& parent_scope) {
+  throw NkiError("NKISyntaxError", "Local variable '" + name +
+                                       "' is referenced outside of its parent scope " +
+                                       parent_scope);
+}
+
+void err_mask_not_equal_not_supported() {
+  throw NkiError("NKISyntaxError", "'not equal' mask is not supported");
+}
+
+void err_logic_or_not_supported(const std::string& name) {
+  throw NkiError("ValueError", "'logical or' is not supported for the `" + name + "`");
+}
+
+void err_unsupported_expression_in_mask() {
+  throw NkiError("ValueError",
+                 "NKI mask expressions must be affine expressions of static loop indices. Dynamic "
+                 "values, tensor elements, or non-affine operations are not supported in mask "
+                 "predicates.");
+}
+
+void err_control_flow_condition_depending_on_arange() {
+  throw NkiError("NKISyntaxError",
+                 "Control-flow depending on `nl.arange` or `nl.mgrid` is not supported.");
+}
+
+void err_dynamic_control_flow_not_supported() {
+  throw NkiError("NKISyntaxError",
+                 "dynamic control-flow depending on tensor value is not supported.");
+}
+
+void err_while_loop_requires_unconditional_entry() {
+  throw NkiError("ValueError",
+                 "Traditional while loops are not supported in NKI. Use the do-while pattern "
+                 "instead: start with 'cond = scalar(True)' before the loop and assign the next "
+                 "condition (a scalar comparison) as the last statement of the loop body.");
+}
+
+void err_ambiguous_tensor_truth_value() {
+  throw NkiError("ValueError", "Cannot evaluate truth value of a multi-element tensor/array.");
+}
+
+void err_nested_kernel_with_spmd_grid(const std::string& func, const std::string& grid) {
+  throw NkiError("NKISyntaxError", "Calling kernel with spmd grid (" + func + "[" + grid +
+                                       "]) inside another kernel is not supported.");
+}
+
+void err_shared_hbm_must_in_kernel_level() {
+  throw NkiError("RuntimeError", "shared_hbm buffer can only be created top level kernel scope");
+}
+
+void err_store_dst_shape_smaller_than_other_shape(const std::string& expr,
+                                                  const std::string& dst_shape,
+                                                  const std::string& dst_name,
+                                                  const std::string& others) {
+  throw NkiError("ValueError", "Illegal assignment destination shape in '" + expr + "': shape " +
+                                   dst_shape + " of parameter '" + dst_name +
+                                   "' is smaller than other parameter shapes " + others + ".");
+}
+
+void err_mutable_parameter_not_returned(const std::string& names) {
+  throw NkiError("NKISyntaxError",
+                 "Mutable kernel parameter not returned by `return` statement: " + names);
+}
+
+void err_tensor_output_not_written_to(const std::string& name) {
+  throw NkiError("ValueError", "kernel output `" + name + "` is never written to");
+}
+
+void err_annotation_shape_mismatch(const std::string& value, const std::string& expected) {
+  throw NkiError("TypeError", "shape of `" + value + "` does not match the expected shape of " +
+                                  expected);
+}
+
+void err_failed_to_infer_tile_from_local_tensor(const std::string& name) {
+  throw NkiError("TypeError", "Failed to infer tile from tensor '" + name +
+                                  "': the first dimension of the tile is not the partition "
+                                  "dimension of the tensor.");
+}
+
+void err_leading_dimension_of_tensor_must_be_partition(const std::string& shape) {
+  throw NkiError("NKISyntaxError",
+                 "The leading dimension of SBUF/PSUM tensors must be the partition dimension. "
+                 "The tensor has shape " + shape);
+}
+
+void err_cannot_assign_to_index() {
+  throw NkiError("TypeError", "'index' tensor does not support item assignment");
+}
+
+void err_not_supported_yet(const std::string& api) {
+  throw NkiError("NotImplementedError", "not supported in nki-playground yet: " + api);
+}
+
+std::string warn_block_dimension_is_deprecated(const std::string& tensor) {
+  return "Block dimension is deprecated. The leading dimension of " + tensor +
+         " should be the partition dimension; index the block dimension away before use or "
+         "allocate one tile per block.";
+}
+
+std::string warn_shadowing_local_tensor(const std::string& described_tensor,
+                                        const std::string& name) {
+  return "shadowing local tensor '" + described_tensor + "' with a new object, use '" + name +
+         "[...] =' if you want to update the existing object";
+}
+
+void raise_by_name(const std::string& name, const std::vector<std::string>& a) {
+  auto arg = [&](size_t i) { return i < a.size() ? a[i] : std::string(); };
+  if (name == "err_nki_api_outside_of_nki_kernel") err_nki_api_outside_of_nki_kernel();
+  if (name == "err_logic_or_not_supported") err_logic_or_not_supported(arg(0));
+  if (name == "err_unsupported_expression_in_mask") err_unsupported_expression_in_mask();
+  if (name == "err_mask_not_equal_not_supported") err_mask_not_equal_not_supported();
+  if (name == "err_control_flow_condition_depending_on_arange")
+    err_control_flow_condition_depending_on_arange();
+  if (name == "err_dynamic_control_flow_not_supported") err_dynamic_control_flow_not_supported();
+  if (name == "err_while_loop_requires_unconditional_entry")
+    err_while_loop_requires_unconditional_entry();
+  if (name == "err_ambiguous_tensor_truth_value") err_ambiguous_tensor_truth_value();
+  if (name == "err_nested_kernel_with_spmd_grid") err_nested_kernel_with_spmd_grid(arg(0), arg(1));
+  if (name == "err_cannot_assign_to_index") err_cannot_assign_to_index();
+  if (name == "err_mutable_parameter_not_returned") err_mutable_parameter_not_returned(arg(0));
+  if (name == "err_annotation_shape_mismatch") err_annotation_shape_mismatch(arg(0), arg(1));
+  if (name == "err_not_supported_yet") err_not_supported_yet(arg(0));
+  throw InternalError("unknown diagnostic '" + name + "'");
+}
+
 }  // namespace nki::sema

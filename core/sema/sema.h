@@ -55,6 +55,37 @@ class InternalError : public std::logic_error {
 [[noreturn]] void err_slice_size_not_static(const std::string& tensor, size_t dim);
 [[noreturn]] void err_output_not_hbm(const std::string& tensor);
 
+[[noreturn]] void err_local_variable_used_out_of_scope(const std::string& name,
+                                                     const std::string& parent_scope);
+[[noreturn]] void err_mask_not_equal_not_supported();
+[[noreturn]] void err_logic_or_not_supported(const std::string& name);
+[[noreturn]] void err_unsupported_expression_in_mask();
+[[noreturn]] void err_control_flow_condition_depending_on_arange();
+[[noreturn]] void err_dynamic_control_flow_not_supported();
+[[noreturn]] void err_while_loop_requires_unconditional_entry();
+[[noreturn]] void err_ambiguous_tensor_truth_value();
+[[noreturn]] void err_nested_kernel_with_spmd_grid(const std::string& func, const std::string& grid);
+[[noreturn]] void err_shared_hbm_must_in_kernel_level();
+[[noreturn]] void err_store_dst_shape_smaller_than_other_shape(const std::string& expr,
+                                                               const std::string& dst_shape,
+                                                               const std::string& dst_name,
+                                                               const std::string& others);
+[[noreturn]] void err_mutable_parameter_not_returned(const std::string& names);
+[[noreturn]] void err_tensor_output_not_written_to(const std::string& name);
+[[noreturn]] void err_annotation_shape_mismatch(const std::string& value, const std::string& expected);
+[[noreturn]] void err_failed_to_infer_tile_from_local_tensor(const std::string& name);
+[[noreturn]] void err_leading_dimension_of_tensor_must_be_partition(const std::string& shape);
+[[noreturn]] void err_cannot_assign_to_index();
+[[noreturn]] void err_not_supported_yet(const std::string& api);
+/// The lone non-fatal diagnostic (a DeprecationWarning).
+std::string warn_block_dimension_is_deprecated(const std::string& tensor);
+std::string warn_shadowing_local_tensor(const std::string& described_tensor, const std::string& name);
+
+/// Raises the diagnostic `name` (an err_* name) with arguments from `args` (strings/ints), for
+/// diagnostics the Python surface detects itself (truth values, while loops, ...) so that every
+/// message text lives here. Unknown names raise sema::InternalError.
+[[noreturn]] void raise_by_name(const std::string& name, const std::vector<std::string>& args);
+
 /// "a[128, 512]" for messages.
 std::string describe(const std::string& name, const std::vector<int64_t>& shape);
 

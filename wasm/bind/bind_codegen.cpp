@@ -11,23 +11,6 @@ using nki::util::Json;
 
 namespace {
 
-nki::ir::Predicate decode_predicate(const Json& j) {
-  nki::ir::Predicate p;
-  if (!j.is_array()) return p;
-  for (const Json& c : j.array()) {
-    const std::string& op = c["op"].string();
-    nki::ir::CmpOp cmp = op == "<"    ? nki::ir::CmpOp::Lt
-                         : op == "<=" ? nki::ir::CmpOp::Le
-                         : op == ">"  ? nki::ir::CmpOp::Gt
-                         : op == ">=" ? nki::ir::CmpOp::Ge
-                         : op == "==" ? nki::ir::CmpOp::Eq
-                                      : nki::ir::CmpOp::Ne;
-    p.terms.push_back({nki::lang::decode_expr(c["lhs"]).expr, cmp,
-                       nki::lang::decode_expr(c["rhs"]).expr});
-  }
-  return p;
-}
-
 // kind: a region kind name; payload: {"name", "predicate", "else", "tag", "stage_id",
 // "execution_order", "loc"}. Returns the new region's id.
 int push_scope(const std::string& kind, const std::string& payload_json) {
@@ -39,8 +22,8 @@ int push_scope(const std::string& kind, const std::string& payload_json) {
       if (kind == "KernelScope") return cg.kernel_scope(p.get_string("name"));
       if (kind == "FunctionScope") return cg.function_scope(p.get_string("name"));
       if (kind == "IfScope")
-        return cg.if_scope(decode_predicate(p["predicate"]), p["else"].is_bool() && p["else"].boolean());
-      if (kind == "WhileScope") return cg.while_scope(decode_predicate(p["predicate"]));
+        return cg.if_scope(nki::lang::decode_predicate(p["predicate"]), p["else"].is_bool() && p["else"].boolean());
+      if (kind == "WhileScope") return cg.while_scope(nki::lang::decode_predicate(p["predicate"]));
       if (kind == "AllocationScope") return cg.allocation_scope();
       if (kind == "ScopeRegion") {
         if (p.get_string("tag") == "no_reorder") return cg.no_reorder();
@@ -65,14 +48,7 @@ std::string affine_range(const std::string& json) {
         cg.affine_range(r["start"].integer(), r["stop"].integer(), r.get_int("step", 1),
                         seq ? nki::ir::AxisType::Sequential : nki::ir::AxisType::Affine,
                         r.get_string("name"));
-    nki::util::JsonWriter w;
-    w.begin_object();
-    w.key("loop").value(range.loop ? range.loop->release() : -1);
-    w.key("alloc").value(range.alloc ? range.alloc->release() : -1);
-    w.key("iv");
-    nki::lang::encode_expr(w, range.iv);
-    w.end_object();
-    return w.take();
+    return nki::lang::loop_reply(range);
   });
 }
 

@@ -1,0 +1,132 @@
+#include "lang/call.h"
+
+#include <algorithm>
+
+#include "lang/requests.h"
+#include "sema/sema.h"
+
+namespace nki::lang {
+
+bool OpCall::has(const std::string& role) const {
+  for (const auto& [r, _] : operands)
+    if (r == role) return true;
+  return false;
+}
+
+const ValueOrScalar& OpCall::operand(const std::string& role) const {
+  for (const auto& [r, v] : operands)
+    if (r == role) return v;
+  throw sema::NkiError("ValueError", "'" + role + "' cannot be None.");
+}
+
+ValueId OpCall::tile(const std::string& role) const {
+  const ValueOrScalar& v = operand(role);
+  if (v.is_scalar())
+    throw sema::NkiError("TypeError",
+                         "Expected operand '" + role + "' of '" + api + "' to be a tile, got a scalar");
+  return v.value;
+}
+
+std::string OpCall::attr_string(const std::string& key, const std::string& fallback) const {
+  const util::Json& j = attrs[key];
+  return j.is_string() ? j.string() : fallback;
+}
+
+int64_t OpCall::attr_int(const std::string& key, int64_t fallback) const {
+  const util::Json& j = attrs[key];
+  return j.is_null() ? fallback : j.integer();
+}
+
+double OpCall::attr_number(const std::string& key, double fallback) const {
+  const util::Json& j = attrs[key];
+  return j.is_null() ? fallback : j.number();
+}
+
+bool OpCall::attr_bool(const std::string& key, bool fallback) const {
+  const util::Json& j = attrs[key];
+  return j.is_null() ? fallback : j.boolean();
+}
+
+std::vector<int64_t> OpCall::attr_ints(const std::string& key) const {
+  const util::Json& j = attrs[key];
+  if (j.is_null()) return {};
+  if (j.is_number()) return {j.integer()};
+  return j.int_list();
+}
+
+void OpRegistry::add(const std::string& api, OpHandler h) {
+  auto it = std::lower_bound(table_.begin(), table_.end(), api,
+                             [](const auto& e, const std::string& k) { return e.first < k; });
+  if (it != table_.end() && it->first == api)
+    throw sema::InternalError("op '" + api + "' registered twice");
+  table_.insert(it, {api, h});
+}
+
+OpHandler OpRegistry::find(const std::string& api) const {
+  auto it = std::lower_bound(table_.begin(), table_.end(), api,
+                             [](const auto& e, const std::string& k) { return e.first < k; });
+  return it != table_.end() && it->first == api ? it->second : nullptr;
+}
+
+std::vector<std::string> OpRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& e : table_) out.push_back(e.first);
+  return out;
+}
+
+const OpRegistry& registry() {
+  static const OpRegistry r = [] {
+    OpRegistry reg;
+    register_memory_ops(reg);
+    register_elementwise_ops(reg);
+    return reg;
+  }();
+  return r;
+}
+
+ValueId call_op(NeuronCodegen& cg, const OpCall& call) {
+  OpHandler h = registry().find(call.api);
+  if (!h) sema::err_not_supported_yet(call.api);
+  return h(cg, call);
+}
+
+MaskSpec decode_mask(const util::Json& j) {
+  MaskSpec m;
+  if (!j.is_array()) return m;
+  for (const util::Json& c : j.array()) {
+    const std::string& op = c["op"].string();
+    ir::CmpOp cmp = op == "<"    ? ir::CmpOp::Lt
+                    : op == "<=" ? ir::CmpOp::Le
+                    : op == ">"  ? ir::CmpOp::Gt
+                    : op == ">=" ? ir::CmpOp::Ge
+                    : op == "==" ? ir::CmpOp::Eq
+                                 : ir::CmpOp::Ne;
+    m.push_back({decode_expr(c["lhs"]), cmp, decode_expr(c["rhs"])});
+  }
+  return m;
+}
+
+OpCall decode_call(const util::Json& req) {
+  OpCall c;
+  c.api = req["api"].string();
+  if (req["operands"].is_array()) {
+    for (const util::Json& o : req["operands"].array()) {
+      ValueOrScalar v;
+      const util::Json& x = o[1];
+      if (x.has("v")) {
+        v.value = static_cast<int>(x["v"].integer());
+      } else {
+        v.scalar = x["s"].number();
+        v.scalar_is_float = !(x["int"].is_bool() && x["int"].boolean());
+      }
+      c.operands.push_back({o[0].string(), v});
+    }
+  }
+  c.attrs = req["attrs"];
+  if (!req["dtype"].is_null()) c.dtype = decode_dtype(req["dtype"]);
+  c.mask = decode_mask(req["mask"]);
+  c.name = req.get_string("name");
+  return c;
+}
+
+}  // namespace nki::lang

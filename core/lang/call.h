@@ -1,0 +1,62 @@
+#pragma once
+/// Generic op calls: every NKI API the surface forwards as {"op": "call", "api": ...} is an
+/// OpCall dispatched through a registry of handlers, one family of APIs per ops_*.cpp file.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "codegen/neuron_codegen.h"
+#include "lang/common.h"
+#include "lang/ops.h"
+#include "util/json.h"
+
+namespace nki::lang {
+
+/// One API call as the surface sends it.
+struct OpCall {
+  std::string api;  ///< NKI's name, e.g. "exp", "nc_matmul", "tensor_scalar"
+  std::vector<std::pair<std::string, ValueOrScalar>> operands;  ///< by role, in call order
+  util::Json attrs;                                          ///< other keyword arguments
+  std::optional<ir::DType> dtype;                            ///< dtype=
+  MaskSpec mask;                                             ///< mask=
+  std::string name;                                          ///< the variable it is bound to
+
+  bool has(const std::string& role) const;
+  const ValueOrScalar& operand(const std::string& role) const;
+  /// The tile operand `role`; raises TypeError when missing or a scalar.
+  ValueId tile(const std::string& role) const;
+  std::string attr_string(const std::string& key, const std::string& fallback = "") const;
+  int64_t attr_int(const std::string& key, int64_t fallback) const;
+  double attr_number(const std::string& key, double fallback) const;
+  bool attr_bool(const std::string& key, bool fallback = false) const;
+  std::vector<int64_t> attr_ints(const std::string& key) const;
+};
+
+/// A handler returns the value it defines, or -1 for ops with no result.
+using OpHandler = ValueId (*)(NeuronCodegen&, const OpCall&);
+
+class OpRegistry {
+ public:
+  void add(const std::string& api, OpHandler h);
+  OpHandler find(const std::string& api) const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::pair<std::string, OpHandler>> table_;  // sorted by name
+};
+
+/// Every registered API (built once, on first use).
+const OpRegistry& registry();
+/// Runs the handler for call.api; unknown APIs raise "not supported in nki-playground yet".
+ValueId call_op(NeuronCodegen& cg, const OpCall& call);
+
+/// Per-family registration, called by registry(). Add one line in call.cpp for a new family.
+void register_memory_ops(OpRegistry& r);
+void register_elementwise_ops(OpRegistry& r);
+
+/// Decodes a request's "operands", "attrs", "dtype", "mask" and "name" into an OpCall.
+OpCall decode_call(const util::Json& req);
+MaskSpec decode_mask(const util::Json& j);
+
+}  // namespace nki::lang
