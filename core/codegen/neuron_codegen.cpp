@@ -45,12 +45,13 @@ std::string NeuronCodegen::describe_region(ir::RegionId r) const {
   return std::string(ir::region_kind_name(kernel_->region(r).kind)) + "#" + std::to_string(r);
 }
 
-void NeuronCodegen::pop_scope(ir::RegionId expected) {
+void NeuronCodegen::pop_scope(ir::RegionId expected, bool drop_if_empty) {
   if (stack_.empty()) sema::err_unbalanced_scope_exit(describe_region(expected), "<no open scope>");
   if (stack_.back() != expected)
     sema::err_unbalanced_scope_exit(describe_region(stack_.back()), describe_region(expected));
   stack_.pop_back();
   builder.set_insertion_region(stack_.empty() ? ir::kNone : stack_.back());
+  if (drop_if_empty) builder.drop_if_empty(expected);
 }
 
 ScopeGuard NeuronCodegen::new_scope(RegionKind kind, ir::RegionPayload payload) {

@@ -80,8 +80,9 @@ class NeuronCodegen {
   // --- the one push/pop pair -----------------------------------------------------------------
   /// Creates a region of `kind` at the current statement and makes it cur_scope.
   ir::RegionId push_scope(ir::RegionKind kind, ir::RegionPayload payload);
-  /// Restores the previous cur_scope; `expected` must be the innermost open region.
-  void pop_scope(ir::RegionId expected);
+  /// Restores the previous cur_scope; `expected` must be the innermost open region. With
+  /// drop_if_empty, a region that received nothing is unlinked from the IR.
+  void pop_scope(ir::RegionId expected, bool drop_if_empty = false);
   /// push_scope wrapped in a guard that pops it.
   ScopeGuard new_scope(ir::RegionKind kind, ir::RegionPayload payload);
 

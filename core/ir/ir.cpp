@@ -84,6 +84,16 @@ void IRBuilder::rename_tensor(TensorId t, std::string name) {
   k_.tensors_.at(t).name = unique_name(name);
 }
 
+bool IRBuilder::drop_if_empty(RegionId r) {
+  Region& region = k_.regions_.at(r);
+  if (!region.body.empty() || region.parent == kNone) return false;
+  auto& siblings = k_.regions_[region.parent].body;
+  if (siblings.empty() || siblings.back().kind != Item::Kind::Region || siblings.back().id != r)
+    return false;
+  siblings.pop_back();
+  return true;
+}
+
 void IRBuilder::set_while_condition(RegionId r, ScalarCondition c) {
   Region& region = k_.regions_.at(r);
   if (region.kind != RegionKind::WhileScope)

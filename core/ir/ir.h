@@ -196,6 +196,9 @@ class IRBuilder {
   void set_outputs(std::vector<TensorId> outs);
   void rename_tensor(TensorId t, std::string name);
   InstId create_inst(Instruction inst);
+  /// Unlinks region `r` from its parent when it is empty and the parent's last child (a
+  /// FunctionScope of a helper that emitted nothing). Returns whether it did.
+  bool drop_if_empty(RegionId r);
   /// Installs the continue condition of a WhileScope (known only once its body is traced).
   void set_while_condition(RegionId r, ScalarCondition c);
 

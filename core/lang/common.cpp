@@ -87,9 +87,14 @@ void require_visible(const NeuronCodegen& cg, ValueId v) {
   const Tensor& t = tensor_of(cg, v);
   if (t.role != TensorRole::Local || t.region == kNone) return;
   const Kernel& k = cg.kernel();
+  // A helper's FunctionScope is transparent: what it returns lives in the caller's scope.
+  RegionId home_id = t.region;
+  while (home_id != kNone && k.region(home_id).kind == RegionKind::FunctionScope)
+    home_id = k.region(home_id).parent;
+  if (home_id == kNone) return;
   for (RegionId r = cg.cur_scope(); r != kNone; r = k.region(r).parent)
-    if (r == t.region) return;
-  const Region& home = k.region(t.region);
+    if (r == home_id) return;
+  const Region& home = k.region(home_id);
   std::string where = std::string(region_kind_name(home.kind));
   if (home.loc.known()) where += " at " + home.loc.short_str();
   sema::err_local_variable_used_out_of_scope(t.name, where);

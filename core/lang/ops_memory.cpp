@@ -207,6 +207,17 @@ void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values) {
     if (t.memory() != Memory::HBM || !cg.value(v).is_identity(t)) sema::err_output_not_hbm(t.name);
     outs.push_back(t.id);
   }
+  for (TensorId o : outs) {
+    const Tensor& t = cg.kernel().tensor(o);
+    if (t.role == TensorRole::Param) continue;
+    bool written = false;
+    for (const Instruction& in : cg.kernel().instructions())
+      for (const Operand& op : in.operands)
+        if (op.role == "dst" && !op.is_scalar &&
+            (op.ap.tensor == o || cg.kernel().tensor(op.ap.tensor).alias_of == o))
+          written = true;
+    if (!written) sema::err_tensor_output_not_written_to(t.name);
+  }
   std::string missing;
   for (TensorId p : cg.kernel().params()) {
     const Tensor& t = cg.kernel().tensor(p);

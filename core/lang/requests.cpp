@@ -16,24 +16,15 @@ std::string reply_value(const NeuronCodegen& cg, ValueId v) {
   JsonWriter w;
   w.begin_object().key("v").value(info.id).key("shape").int_list(info.shape);
   w.key("dtype").value(ir::dtype_name(info.dtype)).key("buffer").value(ir::buffer_name(info.buffer));
-  w.key("name").value(info.name).end_object();
+  w.key("name").value(info.name);
+  const ir::Tensor& t = cg.kernel().tensor(cg.value(v).tensor);
+  w.key("t").value(t.id).key("region").value(t.region).end_object();
   return w.take();
 }
 
 std::optional<ir::DType> optional_dtype(const Json& j) {
   if (j.is_null()) return std::nullopt;
   return decode_dtype(j);
-}
-
-ValueOrScalar decode_operand(const Json& j) {
-  ValueOrScalar o;
-  if (j.has("v")) {
-    o.value = static_cast<int>(j["v"].integer());
-  } else {
-    o.scalar = j["s"].number();
-    o.scalar_is_float = !j["int"].is_bool() || !j["int"].boolean();
-  }
-  return o;
 }
 
 std::optional<ir::AffineExpr> optional_expr(const Json& j) {
@@ -203,11 +194,6 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
     store(cg, static_cast<int>(req["dst"].integer()), static_cast<int>(req["value"].integer()));
     return "null";
   }
-  if (op == "binary") {
-    return reply_value(cg, binary(cg, req.get_string("api"), req.get_string("fn"),
-                                  decode_operand(req["x"]), decode_operand(req["y"]),
-                                  optional_dtype(req["dtype"]), name));
-  }
   if (op == "call") {
     ValueId v = call_op(cg, decode_call(req));
     return v < 0 ? "null" : reply_value(cg, v);
@@ -237,12 +223,16 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
     cg.builder.set_while_condition(static_cast<int>(req["region"].integer()), std::move(c));
     return "null";
   }
-  if (op == "raise") {
-    std::vector<std::string> args;
-    if (req["args"].is_array())
-      for (const Json& a : req["args"].array())
-        args.push_back(a.is_string() ? a.string() : std::to_string(a.integer()));
-    sema::raise_by_name(req.get_string("name"), args);
+  if (op == "warn_shadow") {
+    const ir::Tensor& t = cg.kernel().tensor(cg.value(static_cast<int>(req["v"].integer())).tensor);
+    std::string shape;
+    for (size_t i = 0; i < t.shape.size(); ++i)
+      shape += (i ? ", " : "") + std::to_string(t.shape[i]);
+    cg.warn("UserWarning",
+            sema::warn_shadowing_local_tensor(std::string(ir::dtype_name(t.dtype)) + " " +
+                                                  req.get_string("name") + "[" + shape + "]",
+                                              req.get_string("name")));
+    return "null";
   }
   if (op == "return") {
     std::vector<ValueId> vs;

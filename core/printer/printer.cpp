@@ -132,7 +132,12 @@ class Printer {
         h += p.is_else ? " else" : " " + format_predicate(k_, p.predicate, 0);
         break;
       case RegionKind::WhileScope:
-        if (!p.predicate.empty()) h += " continue_if " + format_predicate(k_, p.predicate, 0);
+        if (p.condition.scalar.tensor != kNone) {
+          h += " continue_if " + format_access(k_, p.condition.scalar) + " " +
+               cmp_name(p.condition.op) + " " + format_number(p.condition.rhs);
+        } else if (!p.predicate.empty()) {
+          h += " continue_if " + format_predicate(k_, p.predicate, 0);
+        }
         break;
       case RegionKind::AllocationScope: break;
       case RegionKind::ScopeRegion:
@@ -229,7 +234,13 @@ void write_expr(util::JsonWriter& w, const AffineExpr& e) {
 void write_access(util::JsonWriter& w, const AccessPattern& ap) {
   w.begin_object().key("tensor").value(ap.tensor).key("index").begin_array();
   for (const auto& e : ap.index) write_expr(w, e);
-  w.end_array().key("tile_shape").int_list(ap.tile_shape).end_object();
+  w.end_array().key("tile_shape").int_list(ap.tile_shape);
+  if (ap.indirect) {
+    w.key("indirect").begin_object().key("dim").value(ap.indirect_dim).key("index");
+    write_access(w, *ap.indirect);
+    w.end_object();
+  }
+  w.end_object();
 }
 
 void write_predicate(util::JsonWriter& w, const Predicate& p) {
@@ -257,6 +268,11 @@ void write_region(util::JsonWriter& w, const Kernel& k, RegionId id) {
     write_predicate(w, p.predicate);
   }
   if (p.is_else) w.key("else").value(true);
+  if (p.condition.scalar.tensor != kNone) {
+    w.key("condition").begin_object().key("scalar");
+    write_access(w, p.condition.scalar);
+    w.key("op").value(cmp_name(p.condition.op)).key("rhs").value(p.condition.rhs).end_object();
+  }
   if (!p.tag.empty()) w.key("tag").value(p.tag);
   if (p.stage_id >= 0) w.key("stage_id").value(p.stage_id);
   if (p.execution_order >= 0) w.key("execution_order").value(p.execution_order);
@@ -336,6 +352,12 @@ std::string format_access(const Kernel& k, const AccessPattern& ap) {
   s += "[";
   for (size_t d = 0; d < ap.index.size(); ++d) {
     if (d) s += ", ";
+    if (ap.indirect && static_cast<int>(d) == ap.indirect_dim) {
+      s += format_access(k, *ap.indirect);
+      if (!(ap.index[d].is_constant() && ap.index[d].constant() == 0))
+        s += " + " + format_expr(k, ap.index[d], ap.tile_shape.size());
+      continue;
+    }
     s += format_expr(k, ap.index[d], ap.tile_shape.size());
   }
   return s + "]";

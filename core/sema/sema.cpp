@@ -225,6 +225,20 @@ std::string warn_shadowing_local_tensor(const std::string& described_tensor,
          "[...] =' if you want to update the existing object";
 }
 
+void err_predicate_truth_value() {
+  throw NkiError("NKISyntaxError",
+                 "a condition on loop variables or program ids has no truth value while tracing: "
+                 "combine conditions with `&` (not `and`/`or`/`not`) and use it directly as an "
+                 "`if` condition or a `mask=`");
+}
+
+void err_do_while_condition(const std::string& name) {
+  throw NkiError("ValueError",
+                 "the do-while loop on `" + name + "` must assign `" + name +
+                     "` a scalar comparison (e.g. `" + name +
+                     " = scalar(t) < 10`) as the last statement of its body");
+}
+
 void raise_by_name(const std::string& name, const std::vector<std::string>& a) {
   auto arg = [&](size_t i) { return i < a.size() ? a[i] : std::string(); };
   if (name == "err_nki_api_outside_of_nki_kernel") err_nki_api_outside_of_nki_kernel();
@@ -242,6 +256,10 @@ void raise_by_name(const std::string& name, const std::vector<std::string>& a) {
   if (name == "err_mutable_parameter_not_returned") err_mutable_parameter_not_returned(arg(0));
   if (name == "err_annotation_shape_mismatch") err_annotation_shape_mismatch(arg(0), arg(1));
   if (name == "err_not_supported_yet") err_not_supported_yet(arg(0));
+  if (name == "err_predicate_truth_value") err_predicate_truth_value();
+  if (name == "err_do_while_condition") err_do_while_condition(arg(0));
+  if (name == "err_local_variable_used_out_of_scope")
+    err_local_variable_used_out_of_scope(arg(0), arg(1));
   throw InternalError("unknown diagnostic '" + name + "'");
 }
 

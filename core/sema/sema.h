@@ -77,6 +77,8 @@ class InternalError : public std::logic_error {
 [[noreturn]] void err_leading_dimension_of_tensor_must_be_partition(const std::string& shape);
 [[noreturn]] void err_cannot_assign_to_index();
 [[noreturn]] void err_not_supported_yet(const std::string& api);
+[[noreturn]] void err_predicate_truth_value();
+[[noreturn]] void err_do_while_condition(const std::string& name);
 /// The lone non-fatal diagnostic (a DeprecationWarning).
 std::string warn_block_dimension_is_deprecated(const std::string& tensor);
 std::string warn_shadowing_local_tensor(const std::string& described_tensor, const std::string& name);

@@ -35,7 +35,9 @@ int push_scope(const std::string& kind, const std::string& payload_json) {
   });
 }
 
-void pop_scope(int region) { guard([&] { nki::trace::nki_ctx().pop_scope(region); }); }
+void pop_scope(int region, bool drop_if_empty) {
+  guard([&] { nki::trace::nki_ctx().pop_scope(region, drop_if_empty); });
+}
 
 // {"start","stop","step","sequential","name","loc"} → {"loop": id|-1, "alloc": id|-1, "iv": expr}
 std::string affine_range(const std::string& json) {

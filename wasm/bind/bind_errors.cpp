@@ -52,6 +52,18 @@ std::string get_exception_message(intptr_t ptr) {
   return msg;
 }
 
+/// Raises sema's diagnostic `name` with string arguments (a JSON array): the surface's door to
+/// message texts for errors it detects itself. Works with or without an active trace.
+void raise_diagnostic(const std::string& name, const std::string& args_json) {
+  guard([&] {
+    std::vector<std::string> args;
+    util::Json a = util::Json::parse(args_json);
+    if (a.is_array())
+      for (const util::Json& x : a.array()) args.push_back(x.is_string() ? x.string() : "");
+    sema::raise_by_name(name, args);
+  });
+}
+
 /// Bytes of the wasm heap in use by malloc (for leak regression tests).
 double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -61,4 +73,5 @@ double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 EMSCRIPTEN_BINDINGS(nki_errors) {
   emscripten::function("getExceptionMessage", &nki::bind::get_exception_message);
   emscripten::function("heap_in_use", &nki::bind::heap_in_use);
+  emscripten::function("raise_diagnostic", &nki::bind::raise_diagnostic);
 }

@@ -57,6 +57,13 @@ def _wrap(fn):
     return call
 
 
+def raise_diagnostic(name, *args):
+    """Raises the core's diagnostic ``name`` (an err_* of core/sema) — every message text lives
+    in the core, also for errors the Python surface detects itself."""
+    _raise_diagnostic(name, json.dumps([str(a) for a in args]))
+    raise NkiInternalError(f"diagnostic {name} did not raise")
+
+
 if _m is not None:
     op = _wrap(_m.op)
     new_ctx = _wrap(_m.new_ctx)
@@ -70,9 +77,10 @@ if _m is not None:
     affine_range = _wrap(_m.affine_range)
     enter_trace_scope = _wrap(_m.enter_trace_scope)
     exit_trace_scope = _wrap(_m.exit_trace_scope)
+    _raise_diagnostic = _wrap(_m.raise_diagnostic)
 else:  # pragma: no cover
     def _missing(*_args):
         module()
     op = new_ctx = finalize_kernel = abandon_trace = nki_ctx = nki_ctx_or_none = _missing
     get_cur_scope = push_scope = pop_scope = affine_range = _missing
-    enter_trace_scope = exit_trace_scope = _missing
+    enter_trace_scope = exit_trace_scope = _raise_diagnostic = _missing

@@ -153,3 +153,123 @@ def arange(*args):
         raise ValueError("arange step must be a positive integer")
     n = max(0, (stop - start + step - 1) // step)
     return IndexExpr(start, {("A", 0): step}, (n,))
+
+
+# --- predicates -----------------------------------------------------------------------------
+
+_SWAP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_EVAL = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+         ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+class Predicate:
+    """A conjunction of affine comparisons: an NKI mask, or the condition of an ``if`` on loop
+    variables / program ids (traced into an IfScope). Combine with ``&``."""
+
+    __slots__ = ("terms",)
+
+    def __init__(self, terms):
+        self.terms = list(terms)  # [(lhs IndexExpr, op, rhs IndexExpr)]
+
+    def __and__(self, other):
+        if other is True:
+            return self
+        if other is False:
+            return False
+        if isinstance(other, Predicate):
+            return Predicate(self.terms + other.terms)
+        return NotImplemented
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        from ._core import raise_diagnostic
+        raise_diagnostic("err_logic_or_not_supported", "mask")
+
+    __ror__ = __or__
+
+    def __bool__(self):
+        from ._core import raise_diagnostic
+        raise_diagnostic("err_predicate_truth_value")
+
+    def to_json(self):
+        return [{"lhs": l.to_json(), "op": op, "rhs": r.to_json()} for l, op, r in self.terms]
+
+    def __repr__(self):
+        return " & ".join(f"({l!r} {op} {r!r})" for l, op, r in self.terms)
+
+
+def _compare(self, other, op):
+    if isinstance(other, bool) or not isinstance(other, (int, IndexExpr)):
+        return NotImplemented
+    if isinstance(other, int):
+        other = IndexExpr(other)
+    if not self.terms and not other.terms:
+        return _EVAL[op](self.c, other.c)
+    return Predicate([(self, op, other)])
+
+
+IndexExpr.__lt__ = lambda self, o: _compare(self, o, "<")
+IndexExpr.__le__ = lambda self, o: _compare(self, o, "<=")
+IndexExpr.__gt__ = lambda self, o: _compare(self, o, ">")
+IndexExpr.__ge__ = lambda self, o: _compare(self, o, ">=")
+IndexExpr.__eq__ = lambda self, o: _compare(self, o, "==")
+IndexExpr.__ne__ = lambda self, o: _compare(self, o, "!=")
+IndexExpr.__hash__ = object.__hash__
+
+
+# --- mgrid and dynamic slices ---------------------------------------------------------------
+
+
+class MGridResult(tuple):
+    """``nl.mgrid[0:P, 0:F]``: unpacks into one index per axis, or use ``.p``/``.x``/``.y``."""
+
+    @property
+    def p(self):
+        return self[0]
+
+    @property
+    def x(self):
+        return self[1]
+
+    @property
+    def y(self):
+        return self[2]
+
+    @property
+    def z(self):
+        return self[3]
+
+
+class _MGrid:
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):
+            key = (key,)
+        specs = []
+        for k in key:
+            if not isinstance(k, slice):
+                raise TypeError("nl.mgrid takes slices: nl.mgrid[0:128, 0:512]")
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            for v in (start, k.stop, step):
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise TypeError("nl.mgrid bounds and steps must be compile-time integers")
+            if step <= 0:
+                raise ValueError("nl.mgrid steps must be positive")
+            specs.append((start, step, max(0, (k.stop - start + step - 1) // step)))
+        shape = tuple(n for _, _, n in specs)
+        return MGridResult(IndexExpr(start, {("A", axis): step}, shape)
+                           for axis, (start, step, _) in enumerate(specs))
+
+    def __repr__(self):
+        return "nl.mgrid"
+
+
+mgrid = _MGrid()
+
+
+def ds(start, size):
+    """``nl.ds(start, size)``: the slice ``start:start+size`` (start may be a loop variable)."""
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise TypeError("nl.ds size must be a compile-time integer")
+    return slice(start, start + size, None)

@@ -8,7 +8,7 @@ variables, record the returned tensors as outputs and finalize. Every exit path 
 import inspect
 import json
 
-from . import _dtypes, _loc
+from . import _core, _dtypes, _frontend, _loc
 from ._tensor import NkiTensor
 from .compiler.backends.neuron.TraceContext import TraceContext, TraceOptions, KernelScope
 from .compiler.backends.neuron.nki_ctx import nki_ctx_or_none
@@ -101,10 +101,8 @@ def _def_loc(func):
 def trace(func, grid, args, kwargs):
     """Traces ``func`` on ``args`` (arrays or nt.tensor placeholders) over ``grid``."""
     if nki_ctx_or_none() is not None:
-        raise RuntimeError(
-            f"Calling kernel with spmd grid ({func.__name__}{list(grid)}) inside another kernel "
-            "is not supported" if grid else
-            "cannot trace a kernel from inside another kernel's trace")
+        _core.raise_diagnostic("err_nested_kernel_with_spmd_grid", func.__name__,
+                               ",".join(str(g) for g in grid))
     name = func.__name__
     opts = TraceOptions(name, grid, _def_loc(func))
     sig = inspect.signature(func)
@@ -130,10 +128,12 @@ def trace(func, grid, args, kwargs):
             else:
                 call_args[pname] = value
         a, kw = _rebind(sig, call_args)
+        from ._control import RUNTIME
+        body = _frontend.transformed(func, RUNTIME)
         with ctx.trace_scope_of(KernelScope, f"{name}@{opts.loc[0]}:{opts.loc[1]}"
                                 if opts.loc else name, name):
             with ctx.kernel_scope(name, loc=opts.loc):
-                result = func(*a, **kw)
+                result = body(*a, **kw)
                 outs = result if isinstance(result, (tuple, list)) else (
                     () if result is None else (result,))
                 for o in outs:
@@ -141,8 +141,8 @@ def trace(func, grid, args, kwargs):
                         raise TypeError(f"kernel '{name}' returned {type(o).__name__}; a kernel "
                                         "returns HBM tensors (created with "
                                         "buffer=nl.shared_hbm)")
-                if outs:
-                    ctx.builder.op({"op": "return", "values": [o._v for o in outs]})
+                ctx.builder.op({"op": "return", "values": [o._v for o in outs],
+                                "loc": opts.loc})
         handle = TraceContext.finalize_kernel()
         finalized = True
     finally:
@@ -206,8 +206,9 @@ class Kernel:
 
     def __call__(self, *args, **kwargs):
         if nki_ctx_or_none() is not None:
-            # A kernel called from inside another kernel is inlined.
-            return self.func(*args, **kwargs)
+            # A kernel called from inside another kernel is traced inline (a FunctionScope).
+            from ._control import RUNTIME
+            return RUNTIME._inline(self.func, args, kwargs, keep=True)
         return self._run((), args, kwargs)
 
     def _run(self, grid, args, kwargs):

@@ -7,7 +7,7 @@ import os
 import sys
 import types
 
-from . import _errors, _kernel, _loc
+from . import _errors, _frontend, _kernel, _loc
 from .compiler.backends.neuron.TraceContext import TraceContext
 
 
@@ -32,6 +32,7 @@ def run_source(source, filename="kernel.py", argv=()):
 
 def _run(source, filename, argv, folder):
     _loc.forget(filename)
+    _frontend.forget(filename)
     _kernel.clear_recorded()
     saved_argv, saved_path, saved_main = sys.argv, list(sys.path), sys.modules.get("__main__")
     sys.argv = [filename] + argv

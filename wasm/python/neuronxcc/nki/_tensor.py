@@ -11,7 +11,7 @@ from .compiler.backends.neuron.nki_ctx import nki_ctx
 class NkiTensor:
     """A tensor or tile during tracing (``nki.tensor`` in NKI's docs)."""
 
-    __slots__ = ("_v", "shape", "dtype", "buffer", "name")
+    __slots__ = ("_v", "shape", "dtype", "buffer", "name", "_t", "_region", "_acc")
 
     def __init__(self, reply):
         self._v = reply["v"]
@@ -19,6 +19,9 @@ class NkiTensor:
         self.dtype = _dtypes.lookup(reply["dtype"]) or reply["dtype"]
         self.buffer = reply["buffer"]
         self.name = reply["name"]
+        self._t = reply.get("t")            # the tensor this value views
+        self._region = reply.get("region")  # the region the tensor was allocated in
+        self._acc = False                   # set by `op=` so the following `t[...] =` is a no-op
 
     @property
     def ndim(self):
@@ -43,8 +46,29 @@ class NkiTensor:
                                                "loc": loc}))
 
     def __setitem__(self, key, value):
-        raise NotImplementedError("not supported in nki-playground yet: assignment into a "
-                                  "tensor (`t[...] = value`)")
+        if isinstance(value, NkiTensor) and value._acc:
+            value._acc = False
+            if value._t == self._t:
+                return  # the tail of `t[i] += x`: the in-place op already wrote through the view
+        dst = self[key]
+        _assign(dst, value, "")
+
+    def _inplace(self, value, op):
+        _assign(self, value, op)
+        self._acc = True
+        return self
+
+    def __iadd__(self, other):
+        return self._inplace(other, "add")
+
+    def __isub__(self, other):
+        return self._inplace(other, "subtract")
+
+    def __imul__(self, other):
+        return self._inplace(other, "multiply")
+
+    def __itruediv__(self, other):
+        return self._inplace(other, "divide")
 
     def __iter__(self):
         raise TypeError("a tensor cannot be iterated at trace time; index it with nl.arange or "
@@ -79,6 +103,14 @@ class NkiTensor:
         return _binary("divide", "divide", other, self)
 
 
+def _assign(dst, value, acc):
+    ctx = nki_ctx()
+    loc = _loc.caller()
+    req = {"op": "assign", "dst": dst._v, "src": _operand(value), "acc": acc, "loc": loc,
+           "expr": _loc.statement_text(loc[0], loc[1]) if loc else ""}
+    ctx.builder.op(req)
+
+
 def _index_item(k):
     if k is Ellipsis:
         return {"k": "ellipsis"}
@@ -103,8 +135,7 @@ def _index_item(k):
             raise TypeError("slice step must be a compile-time integer")
         return {"k": "slice", "start": bound(k.start), "stop": bound(k.stop), "step": k.step}
     if isinstance(k, NkiTensor):
-        raise NotImplementedError("not supported in nki-playground yet: indirect indexing with "
-                                  "a tile")
+        return {"k": "tile", "v": k._v}
     raise TypeError(f"unsupported index {k!r}")
 
 
@@ -117,7 +148,11 @@ def _operand(x):
         return {"s": float(x), "int": True}
     if isinstance(x, float):
         return {"s": x}
-    # NumPy scalars and the like
+    # NumPy scalars and the like (their dtype says whether they are integers)
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None:
+        name = _dtypes.name_of(dtype)
+        return {"s": float(x), "int": not (name.startswith("float") or name == "bfloat16")}
     try:
         return {"s": float(x), "int": not isinstance(x, float) and float(x).is_integer()}
     except (TypeError, ValueError):
@@ -125,9 +160,10 @@ def _operand(x):
 
 
 def _binary(api, fn, x, y, dtype=None):
+    """The tile operators (``a + b``, ``2 * t``): the same op as ``nl.<api>``."""
     ctx = nki_ctx()
     loc = _loc.caller()
-    req = {"op": "binary", "api": api, "fn": fn, "x": _operand(x), "y": _operand(y),
+    req = {"op": "call", "api": api, "operands": [["x", _operand(x)], ["y", _operand(y)]],
            "loc": loc, "name": _loc.bound_name(loc)}
     if dtype is not None:
         req["dtype"] = _dtypes.name_of(dtype)

@@ -51,3 +51,6 @@ mutable_tensor = _TensorFactory(True)
 
 def is_mutable_annotation(ann):
     return ann is mutable_tensor or (isinstance(ann, TensorType) and ann.mutable)
+
+
+from ._scalar import scalar  # noqa: E402,F401  (nt.scalar)

@@ -6,8 +6,9 @@ kernel raises NKI's outside-kernel error; dtypes, buffers and ``tile_size`` work
 from .. import _dtypes, _loc
 from .._dtypes import (bool_, uint8, int8, uint16, int16, uint32, int32, float8_e4m3,
                        float8_e5m2, bfloat16, float16, tfloat32, float32)
-from .._index import IndexExpr, arange as _arange
-from .._tensor import NkiTensor as tensor, _binary
+from .._index import IndexExpr, arange as _arange, mgrid, ds  # noqa: F401
+from .._tensor import NkiTensor as tensor
+from .. import _ops
 from ..compiler.backends.neuron.nki_ctx import nki_ctx
 
 # --- buffers -------------------------------------------------------------------------------
@@ -43,22 +44,36 @@ class tile_size:
 # --- creation --------------------------------------------------------------------------------
 
 
+class par_dim(int):
+    """Marks the partition dimension inside a shape: ``(n, nl.par_dim(128), 512)`` (the leading
+    dimensions before it are block dimensions, deprecated in NKI but accepted)."""
+
+    def __repr__(self):
+        return f"par_dim({int(self)})"
+
+
 def _shape(shape):
+    """(dims, index of the partition dimension)."""
     if isinstance(shape, int):
         shape = (shape,)
-    out = []
-    for s in shape:
+    out, pdim = [], 0
+    for i, s in enumerate(shape):
+        if isinstance(s, IndexExpr) and not s.terms:
+            s = s.c
         if isinstance(s, bool) or not isinstance(s, int):
             raise TypeError(f"tensor shapes must be compile-time integers, got {s!r}")
-        out.append(s)
-    return out
+        if isinstance(s, par_dim):
+            pdim = i
+        out.append(int(s))
+    return out, pdim
 
 
 def _create(api, shape, dtype, buffer, name, init):
     ctx = nki_ctx()
     loc = _loc.caller()
-    req = {"op": "ndarray", "api": api, "shape": _shape(shape), "dtype": _dtypes.name_of(dtype),
-           "buffer": str(buffer) if buffer is not None else "sbuf",
+    dims, pdim = _shape(shape)
+    req = {"op": "ndarray", "api": api, "shape": dims, "dtype": _dtypes.name_of(dtype),
+           "buffer": str(buffer) if buffer is not None else "sbuf", "par_dim": pdim,
            "name": name or _loc.bound_name(loc), "loc": loc}
     if init is not None:
         req["init"] = init
@@ -110,6 +125,24 @@ def program_id(axis):
     ctx = nki_ctx()
     reply = ctx.builder.op({"op": "program_id", "axis": axis, "loc": _loc.caller()})
     return IndexExpr.from_core(reply)
+
+
+def num_programs(axes=None):
+    """The number of SPMD instances along ``axes`` (all axes when None)."""
+    grid = nki_ctx().opts.grid or (1,)
+    if axes is None:
+        axes = range(len(grid))
+    elif isinstance(axes, int):
+        axes = (axes,)
+    n = 1
+    for a in axes:
+        n *= grid[a]
+    return n
+
+
+def program_ndim():
+    """The rank of the SPMD launch grid (0 for a plain call)."""
+    return len(nki_ctx().opts.grid)
 
 
 # --- loops -----------------------------------------------------------------------------------
@@ -175,11 +208,6 @@ def static_range(*args):
     return range(*args)
 
 
-def _no_mask(mask, api):
-    if mask is not None:
-        raise NotImplementedError(f"not supported in nki-playground yet: mask= on nl.{api}")
-
-
 # --- memory ops ------------------------------------------------------------------------------
 
 
@@ -188,28 +216,17 @@ def load(src, *, mask=None, dtype=None, **kwargs):
 
     Args:
       src: an HBM tensor, usually indexed (``a[i_p, i_f]``).
+      mask: a predicate of the tile's indices; masked-off elements are not transferred.
       dtype: convert to this type while loading.
     Returns:
       the new SBUF tile.
     """
-    ctx = nki_ctx()
-    _no_mask(mask, "load")
-    if not isinstance(src, tensor):
-        raise TypeError(f"'load' expects a tensor, got {type(src).__name__}")
-    loc = _loc.caller()
-    req = {"op": "load", "src": src._v, "loc": loc, "name": _loc.bound_name(loc)}
-    if dtype is not None:
-        req["dtype"] = _dtypes.name_of(dtype)
-    return tensor(ctx.builder.op(req))
+    return _ops.call("load", [("src", src)], dtype=dtype, mask=mask)
 
 
 def store(dst, value, *, mask=None, **kwargs):
     """Stores a tile into an HBM tensor (usually indexed: ``out[i_p, i_f]``)."""
-    ctx = nki_ctx()
-    _no_mask(mask, "store")
-    if not isinstance(dst, tensor) or not isinstance(value, tensor):
-        raise TypeError("'store' expects a destination tensor and a tile value")
-    ctx.builder.op({"op": "store", "dst": dst._v, "value": value._v, "loc": _loc.caller()})
+    _ops.call("store", [("dst", dst), ("value", value)], mask=mask)
 
 
 # --- arithmetic ------------------------------------------------------------------------------
@@ -217,27 +234,19 @@ def store(dst, value, *, mask=None, **kwargs):
 
 def add(x, y, *, dtype=None, mask=None, **kwargs):
     """Element-wise ``x + y`` of tiles (or a tile and a scalar), on the Vector engine."""
-    nki_ctx()
-    _no_mask(mask, "add")
-    return _binary("add", "add", x, y, dtype)
+    return _ops.call("add", [("x", x), ("y", y)], dtype=dtype, mask=mask)
 
 
 def subtract(x, y, *, dtype=None, mask=None, **kwargs):
     """Element-wise ``x - y``."""
-    nki_ctx()
-    _no_mask(mask, "subtract")
-    return _binary("subtract", "subtract", x, y, dtype)
+    return _ops.call("subtract", [("x", x), ("y", y)], dtype=dtype, mask=mask)
 
 
 def multiply(x, y, *, dtype=None, mask=None, **kwargs):
     """Element-wise ``x * y``."""
-    nki_ctx()
-    _no_mask(mask, "multiply")
-    return _binary("multiply", "multiply", x, y, dtype)
+    return _ops.call("multiply", [("x", x), ("y", y)], dtype=dtype, mask=mask)
 
 
 def divide(x, y, *, dtype=None, mask=None, **kwargs):
     """Element-wise ``x / y``."""
-    nki_ctx()
-    _no_mask(mask, "divide")
-    return _binary("divide", "divide", x, y, dtype)
+    return _ops.call("divide", [("x", x), ("y", y)], dtype=dtype, mask=mask)

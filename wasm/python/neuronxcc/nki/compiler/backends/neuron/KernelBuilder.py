@@ -6,6 +6,7 @@ It owns ``.builder`` (the door to the core's IR builder: one call per op) and ex
 symbolic induction variable (the body is traced once), then closes both.
 """
 import json
+import warnings
 from contextlib import contextmanager
 
 from .... import _core, _loc
@@ -18,20 +19,43 @@ _loads = json.loads
 class IRBuilder:
     """Emits ops into the active trace's current region (core/lang/requests.h)."""
 
-    __slots__ = ("_op", "_stmt")
+    __slots__ = ("_op", "_stmt", "pending_stmt")
 
     def __init__(self):
         self._op = _core.op
         self._stmt = None
+        self.pending_stmt = None  # set by the front end before each statement it interprets
 
     def op(self, request):
         """Sends one op request (a dict) and returns the decoded reply. The first op of a new
-        statement also names it, so the core opens a StmtScope for it."""
-        loc = request.get("loc")
-        if loc and (loc[0], loc[1]) != self._stmt:
-            self._stmt = (loc[0], loc[1])
-            request["stmt"] = f"{_loc.statement_text(loc[0], loc[1])}@{loc[0]}:{loc[1]}"
-        return _loads(self._op(_dumps(request, separators=(",", ":"))))
+        statement also names it, so the core opens a StmtScope for it. Warnings the core
+        attaches are issued at the user's location."""
+        if self.pending_stmt is not None:
+            request["stmt"] = self.pending_stmt
+            self.pending_stmt = None
+            loc = request.get("loc")
+            self._stmt = (loc[0], loc[1]) if loc else None
+        else:
+            loc = request.get("loc")
+            if loc and (loc[0], loc[1]) != self._stmt:
+                self._stmt = (loc[0], loc[1])
+                request["stmt"] = f"{_loc.statement_text(loc[0], loc[1])}@{loc[0]}:{loc[1]}"
+        reply = _loads(self._op(_dumps(request, separators=(",", ":"))))
+        if reply is not None and "warn" in reply:
+            _issue_warnings(reply.pop("warn"), request.get("loc"))
+            if not reply:
+                return None
+        return reply
+
+
+def _issue_warnings(items, loc):
+    import builtins
+    for kind, message in items:
+        category = getattr(builtins, kind, UserWarning)
+        if loc:
+            warnings.warn_explicit(message, category, loc[0], loc[1])
+        else:
+            warnings.warn(message, category)
 
 
 class NeuronCodegen:
@@ -56,7 +80,7 @@ class NeuronCodegen:
 
     # --- the one push/pop pair -------------------------------------------------------------
     @contextmanager
-    def new_scope(self, kind, **payload):
+    def new_scope(self, kind, drop_if_empty=False, **payload):
         region = _core.push_scope(kind, _dumps(payload))
         try:
             yield region
@@ -66,13 +90,13 @@ class NeuronCodegen:
             self.failed = True
             raise
         if self._live():
-            _core.pop_scope(region)
+            _core.pop_scope(region, drop_if_empty)
 
     def kernel_scope(self, name, loc=None):
         return self.new_scope("KernelScope", name=name, loc=loc)
 
-    def function_scope(self, name, loc=None):
-        return self.new_scope("FunctionScope", name=name, loc=loc)
+    def function_scope(self, name, loc=None, drop_if_empty=False):
+        return self.new_scope("FunctionScope", drop_if_empty=drop_if_empty, name=name, loc=loc)
 
     def if_scope(self, predicate=(), is_else=False, loc=None):
         return self.new_scope("IfScope", predicate=list(predicate), **{"else": is_else}, loc=loc)
@@ -103,8 +127,8 @@ class NeuronCodegen:
 
     def close_loop(self, loop_region, alloc_region):
         if self._live() and loop_region >= 0:
-            _core.pop_scope(alloc_region)
-            _core.pop_scope(loop_region)
+            _core.pop_scope(alloc_region, False)
+            _core.pop_scope(loop_region, False)
 
     # --- trace side ------------------------------------------------------------------------
     @contextmanager

@@ -5,7 +5,6 @@ exception class NKI raises and defines ``NKISyntaxError``, NKI's default diagnos
 """
 import builtins
 
-from ...._core import module as _core_module, translate as _translate, JsException
 
 
 class NKISyntaxError(Exception):
@@ -29,10 +28,5 @@ def diagnostic_to_exception(d):
 
 def err_nki_api_outside_of_nki_kernel():
     """Raises NKI's outside-kernel error (the message comes from the core)."""
-    core = _core_module()
-    if core.nki_ctx_or_none() is None:
-        try:
-            core.nki_ctx()
-        except JsException as e:
-            raise _translate(e) from None
-    raise RuntimeError("calling NKI API outside of NKI kernels is not supported.")
+    from .... import _core
+    _core.raise_diagnostic("err_nki_api_outside_of_nki_kernel")

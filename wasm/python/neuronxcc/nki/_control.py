@@ -1,0 +1,164 @@
+"""What the rewritten kernel code calls (``__nki_rt.*``, see _frontend.py): statement
+announcements, ``if``/``while``/``for`` dispatch between Python semantics and traced regions,
+traced calls of helper functions and kernels, and the rebinding warning.
+"""
+import json
+
+from . import _core, _frontend, _loc
+from ._index import IndexExpr, Predicate
+from ._scalar import RuntimeScalar, ScalarCondition
+from ._tensor import NkiTensor
+from .compiler.backends.neuron.TraceContext import TraceContext, FunctionScope
+
+
+class _DynamicRange:
+    """``range(scalar(t))``: one traced body in a LoopScope on a DynamicAxis."""
+
+    __slots__ = ("scalar", "loc", "name")
+
+    def __init__(self, scalar, loc):
+        self.scalar = scalar
+        self.loc = loc
+        self.name = _loc.bound_name(loc)
+
+    def __iter__(self):
+        ctx = TraceContext.global_ctx
+        reply = ctx.builder.op({"op": "dynamic_range", "trip": self.scalar.tile._v,
+                                "name": self.name, "loc": self.loc})
+        loop, alloc = reply["loop"], reply["alloc"]
+        try:
+            yield IndexExpr.from_core(reply["iv"])
+        except GeneratorExit:
+            ctx.close_loop(loop, alloc)
+            raise
+        except BaseException:
+            ctx.failed = True
+            raise
+        ctx.close_loop(loop, alloc)
+
+
+class _While:
+    """The traced do-while loop: a WhileScope whose continue condition is the value the
+    condition variable holds after the body."""
+
+    def __init__(self, ctx, name, loc):
+        self.ctx, self.name, self.loc, self.region = ctx, name, loc, None
+
+    def __enter__(self):
+        self.region = _core.push_scope("WhileScope", json.dumps({"loc": self.loc}))
+        return self
+
+    def end(self, value):
+        if isinstance(value, RuntimeScalar) and value.tile is not None:
+            value = ScalarCondition(value, "!=", 0.0)
+        if not isinstance(value, ScalarCondition):
+            _core.raise_diagnostic("err_do_while_condition", self.name)
+        self.ctx.builder.op({"op": "while_cond", "region": self.region,
+                             "scalar": value.scalar.tile._v, "cmp": value.op, "rhs": value.rhs,
+                             "loc": self.loc})
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self.ctx.failed = True
+            return False
+        if self.ctx._live():
+            _core.pop_scope(self.region, False)
+        return False
+
+
+class Runtime:
+    """The ``__nki_rt`` object rewritten kernels call. Stateless: it reads the active trace."""
+
+    def stmt(self, name_and_loc):
+        ctx = TraceContext.global_ctx
+        if ctx is not None:
+            ctx.builder.pending_stmt = name_and_loc
+
+    # --- if ------------------------------------------------------------------------------------
+    def cond(self, value, loc):
+        if value is True or value is False:
+            return value
+        if isinstance(value, Predicate):
+            return value
+        if isinstance(value, (NkiTensor, RuntimeScalar, ScalarCondition)):
+            _core.raise_diagnostic("err_dynamic_control_flow_not_supported")
+        if isinstance(value, IndexExpr):
+            if value.is_arange:
+                _core.raise_diagnostic("err_control_flow_condition_depending_on_arange")
+            if value.terms:
+                _core.raise_diagnostic("err_predicate_truth_value")
+            return bool(value.c)
+        return bool(value)
+
+    def traced(self, c):
+        return isinstance(c, Predicate)
+
+    def if_(self, predicate, loc):
+        return TraceContext.global_ctx.if_scope(predicate.to_json(), loc=list(loc))
+
+    def else_(self, predicate, loc):
+        return TraceContext.global_ctx.if_scope(predicate.to_json(), is_else=True, loc=list(loc))
+
+    # --- while ---------------------------------------------------------------------------------
+    def while_(self, value, loc, name):
+        if isinstance(value, NkiTensor):
+            _core.raise_diagnostic("err_dynamic_control_flow_not_supported")
+        if isinstance(value, ScalarCondition) or (isinstance(value, RuntimeScalar)
+                                                  and value.tile is not None):
+            _core.raise_diagnostic("err_while_loop_requires_unconditional_entry")
+        if isinstance(value, RuntimeScalar):
+            if not value.const or name is None:
+                _core.raise_diagnostic("err_while_loop_requires_unconditional_entry")
+            return _While(TraceContext.global_ctx, name, list(loc))
+        if isinstance(value, (Predicate, IndexExpr)) and not (
+                isinstance(value, IndexExpr) and not value.terms):
+            _core.raise_diagnostic("err_predicate_truth_value")
+        return None  # a Python loop
+
+    # --- for -----------------------------------------------------------------------------------
+    def range(self, *args, **kwargs):
+        if any(isinstance(a, RuntimeScalar) for a in args):
+            if len(args) != 1 or args[0].tile is None:
+                _core.raise_diagnostic("err_not_supported_yet",
+                                       "range() with a run-time bound other than range(scalar(t))")
+            return _DynamicRange(args[0], _loc.caller())
+        from . import language as nl
+        return nl.sequential_range(*args)
+
+    # --- calls ---------------------------------------------------------------------------------
+    def call(self, f, *args, **kwargs):
+        from ._kernel import Kernel, GriddedKernel
+        if isinstance(f, Kernel):
+            return self._inline(f.func, args, kwargs, keep=True)
+        if isinstance(f, GriddedKernel):
+            _core.raise_diagnostic("err_nested_kernel_with_spmd_grid", f.kernel.func.__name__,
+                                   ",".join(str(g) for g in f.grid))
+        if _frontend._is_user_function(f):
+            return self._inline(f, args, kwargs, keep=False)
+        return f(*args, **kwargs)
+
+    def _inline(self, func, args, kwargs, keep):
+        ctx = TraceContext.global_ctx
+        if ctx is None:
+            return func(*args, **kwargs)
+        body = _frontend.transformed(func, self)
+        loc = _loc.caller()
+        name = func.__name__
+        where = f"{name}@{loc[0]}:{loc[1]}" if loc else name
+        with ctx.trace_scope_of(FunctionScope, where, name):
+            with ctx.function_scope(name, loc=loc, drop_if_empty=not keep):
+                return body(*args, **kwargs)
+
+    # --- assignment ----------------------------------------------------------------------------
+    def bind(self, name, local_vars, new):
+        old = local_vars.get(name)
+        if (isinstance(old, NkiTensor) and isinstance(new, NkiTensor) and old._t != new._t
+                and old._region is not None):
+            ctx = TraceContext.global_ctx
+            if ctx is not None and old._region != ctx.cur_scope:
+                ctx.builder.op({"op": "warn_shadow", "v": old._v, "name": name,
+                                "loc": _loc.caller()})
+        return new
+
+
+RUNTIME = Runtime()

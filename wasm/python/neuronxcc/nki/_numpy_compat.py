@@ -1,0 +1,34 @@
+"""Makes ``import numpy`` work for kernels: the real NumPy when it can be imported, otherwise
+nki-playground's trace-time fallback (``_numpy_fallback``)."""
+import sys
+
+FALLBACK_VERSION = "0.0+nki-playground-fallback"
+
+
+def is_fallback(module):
+    """Whether ``module`` is the trace-time fallback rather than a real NumPy."""
+    return getattr(module, "__version__", None) == FALLBACK_VERSION
+
+
+def ensure_numpy():
+    """Returns the ``numpy`` module, importing the real NumPy if it can be imported and
+    installing the fallback into ``sys.modules`` (``numpy`` and its stub submodules) if not.
+
+    Idempotent: once ``numpy`` is in ``sys.modules`` (real or fallback) it is returned as is.
+
+    Returns:
+        the module now at ``sys.modules["numpy"]``.
+    """
+    existing = sys.modules.get("numpy")
+    if existing is not None:
+        return existing
+    try:
+        import numpy  # noqa: F401 - a real NumPy always wins
+        return sys.modules["numpy"]
+    except ImportError:
+        # A failed import can leave half-initialised numpy.* entries behind; drop them so
+        # the fallback's names are the only ones.
+        for name in [n for n in sys.modules if n == "numpy" or n.startswith("numpy.")]:
+            del sys.modules[name]
+    from ._numpy_fallback import install
+    return install()

@@ -1,0 +1,120 @@
+"""Calling a ufunc: operands → NEP 50 promotion → loop dtype → broadcast → kernel → output."""
+from . import _dtypes as D
+from ._ufuncs import COMPARISONS, UFuncTypeError, _to_bool
+
+
+class _Operand:
+    """One ufunc input: an array (or NumPy scalar, a 0-d strong operand) or a weak Python
+    number. ``weak`` is 'b', 'i' or 'f' for Python bool, int, float; None otherwise."""
+
+    __slots__ = ("array", "raw", "dtype", "weak", "shape")
+
+    def __init__(self, array=None, raw=None, dtype=None, weak=None):
+        self.array, self.raw, self.dtype, self.weak = array, raw, dtype, weak
+        self.shape = array.shape if array is not None else ()
+
+
+def _operand(x, name):
+    from ._creation import asarray
+    from ._ndarray import ndarray
+    from ._scalars import generic
+    if isinstance(x, ndarray):
+        return _Operand(array=x, dtype=x.dtype)
+    if isinstance(x, generic):
+        return _Operand(raw=x._raw(), dtype=x.dtype)
+    if isinstance(x, bool):
+        return _Operand(raw=x, weak="b")
+    if isinstance(x, int):
+        return _Operand(raw=x, weak="i")
+    if isinstance(x, float):
+        return _Operand(raw=x, weak="f")
+    if isinstance(x, (list, tuple)):
+        arr = asarray(x)
+        return _Operand(array=arr, dtype=arr.dtype)
+    raise TypeError(f"ufunc '{name}' got an operand of type {type(x).__name__}, which "
+                    f"nki-playground's trace-time numpy fallback does not support")
+
+
+def promote(operands):
+    """The common input dtype under NEP 50: strong dtypes promote; a weak Python int only
+    lifts bool to int64, a weak Python float only lifts bool/int to float64."""
+    strong = [op.dtype for op in operands if op.weak is None]
+    weak = {op.weak for op in operands if op.weak is not None}
+    if strong:
+        p = D.promote_all(strong)
+    else:
+        p = D.BOOL
+    if "i" in weak and p.kind == "b":
+        p = D.DEFAULT_INT
+    if "f" in weak and p.kind != "f":
+        p = D.promote(p, D.DEFAULT_FLOAT)
+    return p
+
+
+def _cast_weak(op, lp, exact):
+    v = op.raw
+    if op.weak == "i" and lp.kind in "iu":
+        if exact:
+            return v  # comparisons see the exact Python int
+        if not D.fits(lp, v):
+            raise OverflowError(f"Python integer {v} out of bounds for {lp.name}")
+    return D.cast_value(lp, v)
+
+
+def _column(op, shape, size, lp, exact):
+    """The operand's raw values cast to ``lp``, broadcast to ``shape`` (row-major)."""
+    if op.array is None:
+        v = _cast_weak(op, lp, exact) if op.weak else D.cast_value(lp, op.raw)
+        return [v] * size
+    values = op.array._broadcast_values(shape)
+    if op.dtype is lp:
+        return values
+    return [D.cast_value(lp, v) for v in values]
+
+
+def finalize(od, value):
+    """A kernel's result as a raw value of output dtype ``od``."""
+    if od.kind == "f":
+        return D.round_computed(od, float(value))
+    if od.kind == "b":
+        return bool(value)
+    return D.wrap_int(od, int(value))
+
+
+def call(uf, args, out, dtype, casting):
+    from ._ndarray import broadcast_shapes, from_values, ndarray
+    from ._scalars import wrap
+    name = uf.__name__
+    ops = [_operand(a, name) for a in args]
+    p = promote(ops)
+    lp, od = uf._resolve(name, p)
+    if dtype is not None:  # dtype= sets the loop (and, unless the output is bool, the result)
+        lp = D.dtype(dtype)
+        od = D.BOOL if uf._resolve is _to_bool else lp
+    shape = broadcast_shapes(*(op.shape for op in ops))
+    size = 1
+    for n in shape:
+        size *= n
+    exact = name in COMPARISONS
+    cols = [_column(op, shape, size, lp, exact) for op in ops]
+    kernel = uf._kernel
+    if len(cols) == 1:
+        raw = [finalize(od, kernel(lp, a)) for a in cols[0]]
+    else:
+        raw = [finalize(od, kernel(lp, a, b)) for a, b in zip(cols[0], cols[1])]
+    if out is not None:
+        if isinstance(out, tuple) and len(out) == 1:
+            out = out[0]
+        if not isinstance(out, ndarray):
+            raise TypeError(f"{name}(): 'out' must be an array")
+        if not D.can_cast(od, out.dtype, casting):
+            raise UFuncTypeError(f"Cannot cast ufunc '{name}' output from {od!r} to "
+                                 f"{out.dtype!r} with casting rule '{casting}'")
+        if broadcast_shapes(shape, out.shape) != out.shape:
+            raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
+                             f"doesn't match the broadcast shape {shape}")
+        out._assign(from_values(raw, shape, od))
+        return out
+    if not shape:
+        return wrap(od, raw[0])
+    return from_values(raw, shape, od)

@@ -1,0 +1,126 @@
+"""Module-level helpers kernel harnesses reach for: dtype queries (``result_type``,
+``can_cast``, ``promote_types``), shape helpers and comparisons (``allclose``, ...)."""
+import math
+
+from . import _apply
+from . import _dtypes as D
+from ._creation import asarray
+from ._ndarray import broadcast_shapes, from_values, ndarray  # noqa: F401 - re-exported
+from ._scalars import generic, wrap
+
+
+def promote_types(type1, type2):
+    """The smallest dtype both ``type1`` and ``type2`` cast to safely."""
+    return D.promote(D.dtype(type1), D.dtype(type2))
+
+
+def can_cast(from_, to, casting="safe"):
+    """Whether dtype ``from_`` casts to ``to`` under ``casting``."""
+    if isinstance(from_, (bool, int, float)) and not isinstance(from_, type):
+        raise TypeError("can_cast() does not support Python ints, floats, and complex because "
+                        "the result used to depend on the value.")
+    src = from_.dtype if isinstance(from_, (ndarray, generic)) else D.dtype(from_)
+    return D.can_cast(src, D.dtype(to), casting)
+
+
+def result_type(*arrays_and_dtypes):
+    """The dtype a ufunc would compute in for these operands (Python scalars weak, NEP 50)."""
+    ops = []
+    for x in arrays_and_dtypes:
+        if isinstance(x, (bool, int, float, ndarray, generic, list, tuple)):
+            ops.append(_apply._operand(x, "result_type"))
+        else:
+            ops.append(_apply._Operand(dtype=D.dtype(x)))
+    if not ops:
+        raise ValueError("at least one array or dtype is required")
+    return _apply.promote(ops)
+
+
+def isscalar(element):
+    return isinstance(element, (bool, int, float, complex, str, bytes, generic))
+
+
+def shape(a):
+    return asarray(a).shape
+
+
+def ndim(a):
+    return asarray(a).ndim
+
+
+def size(a, axis=None):
+    arr = asarray(a)
+    return arr.size if axis is None else arr.shape[axis]
+
+
+def reshape(a, shape, order="C"):
+    return asarray(a).reshape(shape, order=order)
+
+
+def transpose(a, axes=None):
+    return asarray(a).transpose(*(() if axes is None else (axes,)))
+
+
+def ravel(a, order="C"):
+    return asarray(a).ravel(order)
+
+
+def copy(a, order="K"):
+    return asarray(a).copy()
+
+
+def where(condition, x=None, y=None):
+    """Elements of ``x`` where ``condition`` holds, else of ``y`` (the 3-argument form)."""
+    if x is None or y is None:
+        raise NotImplementedError("numpy.where with one argument (nonzero) is not available "
+                                  "in nki-playground's trace-time numpy fallback")
+    ops = [_apply._operand(v, "where") for v in (condition, x, y)]
+    dt = _apply.promote(ops[1:])
+    shp = broadcast_shapes(*(op.shape for op in ops))
+    n = 1
+    for s in shp:
+        n *= s
+    cond = _apply._column(ops[0], shp, n, D.BOOL, False)
+    xs = _apply._column(ops[1], shp, n, dt, False)
+    ys = _apply._column(ops[2], shp, n, dt, False)
+    values = [a if c else b for c, a, b in zip(cond, xs, ys)]
+    return wrap(dt, values[0]) if not shp else from_values(values, shp, dt)
+
+
+def _close(a, b, rtol, atol, equal_nan):
+    if a == b:
+        return True
+    if math.isnan(a) or math.isnan(b):
+        return equal_nan and math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return False
+    return abs(a - b) <= atol + rtol * abs(b)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Element-wise ``|a - b| <= atol + rtol * |b|`` (infinities equal only to themselves)."""
+    ops = [_apply._operand(v, "isclose") for v in (a, b)]
+    shp = broadcast_shapes(*(op.shape for op in ops))
+    n = 1
+    for s in shp:
+        n *= s
+    xs, ys = (_apply._column(op, shp, n, D.FLOAT64, False) for op in ops)
+    values = [_close(p, q, rtol, atol, equal_nan) for p, q in zip(xs, ys)]
+    return wrap(D.BOOL, values[0]) if not shp else from_values(values, shp, D.BOOL)
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether every element of ``a`` is close to ``b`` (see ``isclose``); a Python bool."""
+    result = isclose(a, b, rtol, atol, equal_nan)
+    return bool(result.all()) if isinstance(result, ndarray) else bool(result)
+
+
+def array_equal(a1, a2, equal_nan=False):
+    """Whether the two arrays have the same shape and elements; a Python bool."""
+    x, y = asarray(a1), asarray(a2)
+    if x.shape != y.shape:
+        return False
+    for p, q in zip(x._values(), y._values()):
+        if p != q and not (equal_nan and p != p and q != q):
+            return False
+    return True

@@ -1,0 +1,40 @@
+"""Element storage behind ``ndarray``: the one class an array's data lives in.
+
+An ndarray is a strided view (offset, shape, strides in elements) over a storage; views share
+it. Everything the ndarray does with its data goes through the five methods below, so a later
+storage backed by the C++ core's buffers only has to provide the same methods and
+:func:`new_storage` has to build it.
+"""
+
+
+class ListStorage:
+    """A flat, fixed-length run of raw values already cast to ``dtype`` (see ``_dtypes``)."""
+
+    __slots__ = ("dtype", "_items")
+
+    def __init__(self, dtype, items):
+        self.dtype = dtype
+        self._items = items
+
+    def __len__(self):
+        return len(self._items)
+
+    def read(self, index):
+        return self._items[index]
+
+    def gather(self, indices):
+        """The raw values at ``indices``, as a list."""
+        items = self._items
+        return [items[i] for i in indices]
+
+    def scatter(self, indices, values):
+        """Writes raw ``values`` (already cast to this storage's dtype) at ``indices``."""
+        items = self._items
+        for i, v in zip(indices, values):
+            items[i] = v
+
+
+def new_storage(dtype, values):
+    """A storage of ``dtype`` holding ``values`` (a list of raw values already cast; taken over,
+    not copied)."""
+    return ListStorage(dtype, values)

@@ -1,0 +1,203 @@
+"""``np.add`` & co.: ufunc objects with NumPy's names, arity, identities, type resolution and
+``.reduce``.
+
+Type resolution follows NumPy ≥ 2: Python scalars are "weak" (NEP 50: ``float32 + 1.0`` is
+float32, ``int8_array + 300`` raises OverflowError), then each ufunc picks its loop the way
+NumPy's loop tables do (``exp`` of int8 computes in float16, ``divide`` of ints in float64,
+``floor`` of ints is the identity as of NumPy 2.1, bool ``subtract`` is a TypeError).
+"""
+from . import _dtypes as D
+from . import _kernels as K
+
+_NO_VALUE = object()
+
+
+class UFuncTypeError(TypeError):
+    """NumPy's ``numpy._core._exceptions._UFuncNoLoopError`` family (a TypeError)."""
+
+
+def is_operand(x):
+    """Whether ``x`` is something a ufunc accepts: a Python or NumPy number, an array, or a
+    (nested) list or tuple of those."""
+    from ._ndarray import ndarray
+    from ._scalars import generic
+    return isinstance(x, (bool, int, float, generic, ndarray, list, tuple))
+
+
+class ufunc:
+    """An element-wise function; call it on scalars or arrays (broadcasting), or ``.reduce``."""
+
+    def __init__(self, name, nin, kernel, resolve, identity=None):
+        self.__name__ = name
+        self.__qualname__ = name
+        self.nin = nin
+        self.nout = 1
+        self.nargs = nin + 1
+        self.identity = identity
+        self._kernel = kernel
+        self._resolve = resolve
+
+    def __repr__(self):
+        return f"<ufunc '{self.__name__}'>"
+
+    def __call__(self, *args, out=None, dtype=None, casting="same_kind", where=True, **kwargs):
+        from . import _apply
+        if len(args) == self.nin + 1 and out is None:
+            args, out = args[:-1], args[-1]
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} positional argument"
+                            f"{'s' if self.nin > 1 else ''} but {len(args)} were given")
+        _reject_options(self.__name__, where, kwargs)
+        return _apply.call(self, args, out, dtype, casting)
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
+               where=True):
+        """Reduces ``array`` along ``axis`` (an int, a tuple, or None for all axes)."""
+        from . import _reductions
+        if self.nin != 2:
+            raise ValueError("reduce only supported for binary functions")
+        _reject_options(self.__name__, where, {})
+        return _reductions.ufunc_reduce(self, array, axis, dtype, out, keepdims,
+                                        None if initial is _NO_VALUE else initial)
+
+    def _unsupported(self, method):
+        def fail(*args, **kwargs):
+            raise NotImplementedError(
+                f"numpy.{self.__name__}.{method} is not available in nki-playground's "
+                f"trace-time numpy fallback (no real numpy can be loaded here)")
+        return fail
+
+    def __getattr__(self, name):
+        if name in ("accumulate", "outer", "at", "reduceat"):
+            return self._unsupported(name)
+        raise AttributeError(f"'numpy.ufunc' object has no attribute '{name}'")
+
+
+def _reject_options(name, where, kwargs):
+    if where is not True or kwargs:
+        extra = ", ".join(sorted(kwargs)) or "where"
+        raise TypeError(f"{name}(): argument(s) {extra} not supported by nki-playground's "
+                        f"trace-time numpy fallback")
+
+
+def _no_loop(name, dts):
+    types = ", ".join(f"dtype('{d.name}')" for d in dts)
+    return UFuncTypeError(f"ufunc '{name}' not supported for the input types ({types}), and "
+                          f"the inputs could not be safely coerced to any supported types "
+                          f"according to the casting rule ''safe''")
+
+
+# ---- loop resolvers: (name, promoted input dtype) -> (loop dtype, output dtype) -------------
+
+def _arith(bool_ok=True):
+    def resolve(name, p):
+        if p.kind == "b" and not bool_ok:
+            return D.INT8, D.INT8
+        return p, p
+    return resolve
+
+
+def _bool_subtract(name, p):
+    if p.kind == "b":
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+    return p, p
+
+
+def _bool_negative(name, p):
+    if p.kind == "b":
+        raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use "
+                        "the `~` operator or the logical_not function instead.")
+    return p, p
+
+
+def _no_bool(name, p):
+    if p.kind == "b":
+        raise _no_loop(name, [p])
+    return p, p
+
+
+def _true_divide(name, p):
+    lp = p if p.kind == "f" else D.FLOAT64
+    return lp, lp
+
+
+def _float(name, p):
+    lp = p if p.kind == "f" else D.float_for_int(p)
+    return lp, lp
+
+
+def _to_bool(name, p):
+    return p, D.BOOL
+
+
+def _integer_only(bool_ok):
+    def resolve(name, p):
+        if p.kind == "f":
+            raise _no_loop(name, [p])
+        if p.kind == "b" and not bool_ok:
+            return D.INT8, D.INT8
+        return p, p
+    return resolve
+
+
+def _same(name, p):
+    return p, p
+
+
+UFUNCS = {}
+
+
+def _def(name, nin, resolve, identity=None, kernel=None):
+    UFUNCS[name] = ufunc(name, nin, kernel or getattr(K, name), resolve, identity)
+    return UFUNCS[name]
+
+
+_def("add", 2, _arith(), 0)
+_def("subtract", 2, _bool_subtract)
+_def("multiply", 2, _arith(), 1)
+_def("divide", 2, _true_divide)
+_def("floor_divide", 2, _arith(False))
+_def("remainder", 2, _arith(False))
+_def("fmod", 2, _arith(False))
+_def("power", 2, _arith(False))
+_def("maximum", 2, _arith())
+_def("minimum", 2, _arith())
+_def("arctan2", 2, _float)
+for _n in ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos",
+           "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "rint"):
+    _def(_n, 1, _float)
+for _n in ("floor", "ceil", "trunc", "absolute"):  # floor/ceil/trunc: identity on ints (≥ 2.1)
+    _def(_n, 1, _same)
+_def("negative", 1, _bool_negative)
+_def("positive", 1, _no_bool)
+_def("sign", 1, _no_bool)
+_def("square", 1, _arith(False))
+_def("reciprocal", 1, _arith(False))
+for _n in ("equal", "not_equal", "greater", "greater_equal", "less", "less_equal"):
+    _def(_n, 2, _to_bool)
+_def("logical_and", 2, _to_bool, True)
+_def("logical_or", 2, _to_bool, False)
+_def("logical_xor", 2, _to_bool, False)
+_def("logical_not", 1, _to_bool)
+for _n in ("isnan", "isinf", "isfinite"):
+    _def(_n, 1, _to_bool)
+_def("bitwise_and", 2, _integer_only(True), -1)
+_def("bitwise_or", 2, _integer_only(True), 0)
+_def("bitwise_xor", 2, _integer_only(True), 0)
+_def("invert", 1, _integer_only(True))
+_def("left_shift", 2, _integer_only(False))
+_def("right_shift", 2, _integer_only(False))
+
+#: Other names NumPy gives the same ufunc objects (``np.abs is np.absolute``); the NumPy ≥ 2
+#: array-API spellings (``pow``, ``atan``, ...) included.
+ALIASES = {
+    "abs": "absolute", "true_divide": "divide", "mod": "remainder", "bitwise_not": "invert",
+    "bitwise_invert": "invert", "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift", "pow": "power", "asin": "arcsin", "acos": "arccos",
+    "atan": "arctan", "atan2": "arctan2",
+}
+#: Ufuncs whose output is a comparison of the inputs: a weak Python int is compared exactly,
+#: never cast (NumPy ≥ 2 answers ``uint8_array < 300`` without an OverflowError).
+COMPARISONS = frozenset(("equal", "not_equal", "greater", "greater_equal", "less",
+                         "less_equal"))
