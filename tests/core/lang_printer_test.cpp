@@ -229,9 +229,9 @@ TEST_F(TraceTest, requests_decode_into_ops_and_reply_with_values) {
   util::Json t = reply(R"({"op":"load","src":0,"loc":["k.py",3,7],"stmt":"t = nl.load(a)@3"})");
   EXPECT_EQ(t["buffer"].string(), "sbuf");
   EXPECT_EQ(cg.kernel().instructions().back().loc.line, 3);
-  util::Json sum = reply(R"({"op":"binary","api":"add","fn":"add","x":{"v":1},"y":{"s":1.5}})");
+  util::Json sum = reply(R"({"op":"call","api":"add","operands":[["x",{"v":1}],["y",{"s":1.5}]]})");
   EXPECT_EQ(sum["dtype"].string(), "float32");  // float scalars are float32
-  util::Json isum = reply(R"({"op":"binary","api":"add","fn":"add","x":{"v":1},"y":{"s":2,"int":true}})");
+  util::Json isum = reply(R"({"op":"call","api":"add","operands":[["x",{"v":1}],["y",{"s":2,"int":true}]]})");
   EXPECT_EQ(isum["dtype"].string(), "float16");
   EXPECT_THROW(reply(R"({"op":"param","name":"b","shape":[1],"dtype":"float64"})"),
                sema::NkiError);
