@@ -79,6 +79,10 @@ const OpRegistry& registry() {
     OpRegistry reg;
     register_memory_ops(reg);
     register_elementwise_ops(reg);
+    register_reduce_ops(reg);
+    register_vector_isa_ops(reg);
+    register_matmul_ops(reg);
+    register_movement_ops(reg);
     return reg;
   }();
   return r;

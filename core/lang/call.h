@@ -52,8 +52,12 @@ const OpRegistry& registry();
 ValueId call_op(NeuronCodegen& cg, const OpCall& call);
 
 /// Per-family registration, called by registry(). Add one line in call.cpp for a new family.
-void register_memory_ops(OpRegistry& r);
-void register_elementwise_ops(OpRegistry& r);
+void register_memory_ops(OpRegistry& r);       // ops_memory.cpp
+void register_elementwise_ops(OpRegistry& r);  // ops_elementwise.cpp: nl math, comparisons
+void register_reduce_ops(OpRegistry& r);       // ops_reduce.cpp: reductions, scans, stats
+void register_vector_isa_ops(OpRegistry& r);   // ops_vector_isa.cpp: nisa vector/scalar/gpsimd
+void register_matmul_ops(OpRegistry& r);       // ops_matmul.cpp: matmul, transposes
+void register_movement_ops(OpRegistry& r);     // ops_movement.cpp: copies, DMA, views, constants
 
 /// Decodes a request's "operands", "attrs", "dtype", "mask" and "name" into an OpCall.
 OpCall decode_call(const util::Json& req);

@@ -102,6 +102,105 @@ class NkiTensor:
     def __rtruediv__(self, other):
         return _binary("divide", "divide", other, self)
 
+    # The rest of the operators and the tensor methods are implemented by the language
+    # families (language/_math.py, language/_movement.py); imported lazily (import cycles).
+    def _math(self):
+        from .language import _math
+        return _math
+
+    def _movement(self):
+        from .language import _movement
+        return _movement
+
+    def __lt__(self, other):
+        return self._math().tile_binary("less", self, other)
+
+    def __le__(self, other):
+        return self._math().tile_binary("less_equal", self, other)
+
+    def __gt__(self, other):
+        return self._math().tile_binary("greater", self, other)
+
+    def __ge__(self, other):
+        return self._math().tile_binary("greater_equal", self, other)
+
+    def __eq__(self, other):
+        return self._math().tile_binary("equal", self, other)
+
+    def __ne__(self, other):
+        return self._math().tile_binary("not_equal", self, other)
+
+    __hash__ = object.__hash__
+
+    def __and__(self, other):
+        return self._math().tile_binary("bitwise_and", self, other)
+
+    def __rand__(self, other):
+        return self._math().tile_binary("bitwise_and", other, self)
+
+    def __or__(self, other):
+        return self._math().tile_binary("bitwise_or", self, other)
+
+    def __ror__(self, other):
+        return self._math().tile_binary("bitwise_or", other, self)
+
+    def __xor__(self, other):
+        return self._math().tile_binary("bitwise_xor", self, other)
+
+    def __rxor__(self, other):
+        return self._math().tile_binary("bitwise_xor", other, self)
+
+    def __lshift__(self, other):
+        return self._math().tile_binary("left_shift", self, other)
+
+    def __rshift__(self, other):
+        return self._math().tile_binary("right_shift", self, other)
+
+    def __pow__(self, other):
+        return self._math().tile_binary("power", self, other)
+
+    def __rpow__(self, other):
+        return self._math().tile_binary("power", other, self)
+
+    def __mod__(self, other):
+        return self._math().tile_binary("mod", self, other)
+
+    def __rmod__(self, other):
+        return self._math().tile_binary("mod", other, self)
+
+    def __neg__(self):
+        return self._math().tile_unary("negative", self)
+
+    def __abs__(self):
+        return self._math().tile_unary("abs", self)
+
+    def __invert__(self):
+        return self._math().tile_unary("invert", self)
+
+    def reshape(self, *shape):
+        """A view of the same data with another shape (row-major)."""
+        return self._movement().tensor_reshape(self, shape[0] if len(shape) == 1 else shape)
+
+    def view(self, dtype):
+        """The same bytes reinterpreted as ``dtype``."""
+        return self._movement().tensor_view(self, dtype)
+
+    def astype(self, dtype):
+        """A copy converted to ``dtype``."""
+        return self._movement().tensor_astype(self, dtype)
+
+    def broadcast_to(self, shape):
+        """Broadcast along the partition dimension to ``shape``."""
+        return self._movement().tensor_broadcast_to(self, shape)
+
+    def expand_dims(self, axis):
+        """A view with a new unit dimension at ``axis``."""
+        return self._movement().tensor_expand_dims(self, axis)
+
+    def assert_shape(self, shape):
+        """Checks this tensor's shape; returns the tensor."""
+        return self._movement().tensor_assert_shape(self, shape)
+
 
 def _assign(dst, value, acc):
     ctx = nki_ctx()

@@ -250,3 +250,8 @@ def multiply(x, y, *, dtype=None, mask=None, **kwargs):
 def divide(x, y, *, dtype=None, mask=None, **kwargs):
     """Element-wise ``x / y``."""
     return _ops.call("divide", [("x", x), ("y", y)], dtype=dtype, mask=mask)
+
+
+# --- the rest of the surface, by family ------------------------------------------------------
+from ._math import *  # noqa: E402,F401,F403
+from ._movement import *  # noqa: E402,F401,F403

@@ -1,0 +1,3 @@
+"""nki.isa matmul/transpose (Tensor engine) and DMA instructions."""
+
+__all__ = []

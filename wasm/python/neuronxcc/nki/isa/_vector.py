@@ -1,0 +1,3 @@
+"""nki.isa instructions of the Vector, Scalar and GpSimd engines."""
+
+__all__ = []

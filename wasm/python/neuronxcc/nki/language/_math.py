@@ -1,0 +1,3 @@
+"""Element-wise math, comparisons, logical/bitwise ops, selects and reductions of nki.language."""
+
+__all__ = []
