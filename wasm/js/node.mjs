@@ -25,7 +25,7 @@ export const DEFAULT_CORE_PATH = new URL("../../build/wasm/nki_core.mjs", import
 export async function createNodeRuntime({
   stdout = (text) => process.stdout.write(text),
   stderr = (text) => process.stderr.write(text),
-  corePath = DEFAULT_CORE_PATH,
+  corePath = process.env.NKI_CORE_PATH || DEFAULT_CORE_PATH,
   pythonRoot = PYTHON_PACKAGE_DIR,
 } = {}) {
   if (!existsSync(corePath)) {
