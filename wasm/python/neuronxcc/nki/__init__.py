@@ -3,6 +3,8 @@
 ``nki.jit`` marks kernels, ``kernel[grid](...)`` launches them, and ``nki.trace_kernel`` (our
 addition: NKI has no public way to see its IR) traces one and returns the IR.
 """
+from ._numpy_compat import ensure_numpy as _ensure_numpy
+_ensure_numpy()  # `import numpy` works from here on: the real NumPy, else the fallback
 from ._kernel import jit, trace_kernel, Kernel, GriddedKernel, Trace  # noqa: F401
 from . import language, isa, typing, compiler  # noqa: F401
 

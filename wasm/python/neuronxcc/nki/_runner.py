@@ -8,6 +8,7 @@ import sys
 import types
 
 from . import _errors, _frontend, _kernel, _loc
+from ._numpy_compat import ensure_numpy
 from .compiler.backends.neuron.TraceContext import TraceContext
 
 
@@ -31,6 +32,7 @@ def run_source(source, filename="kernel.py", argv=()):
 
 
 def _run(source, filename, argv, folder):
+    ensure_numpy()  # scripts `import numpy` before neuronxcc: the real one, else the fallback
     _loc.forget(filename)
     _frontend.forget(filename)
     _kernel.clear_recorded()

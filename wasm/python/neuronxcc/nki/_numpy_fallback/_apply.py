@@ -1,6 +1,7 @@
 """Calling a ufunc: operands → NEP 50 promotion → loop dtype → broadcast → kernel → output."""
 from . import _dtypes as D
-from ._ufuncs import COMPARISONS, UFuncTypeError, _to_bool
+from ._errors import out_of_bounds
+from ._ufuncs import COMPARISONS, UFuncTypeError, _float, _to_bool
 
 
 class _Operand:
@@ -57,7 +58,7 @@ def _cast_weak(op, lp, exact):
         if exact:
             return v  # comparisons see the exact Python int
         if not D.fits(lp, v):
-            raise OverflowError(f"Python integer {v} out of bounds for {lp.name}")
+            raise out_of_bounds(v, lp)
     return D.cast_value(lp, v)
 
 
@@ -87,10 +88,26 @@ def call(uf, args, out, dtype, casting):
     name = uf.__name__
     ops = [_operand(a, name) for a in args]
     p = promote(ops)
-    lp, od = uf._resolve(name, p)
-    if dtype is not None:  # dtype= sets the loop (and, unless the output is bool, the result)
-        lp = D.dtype(dtype)
-        od = D.BOOL if uf._resolve is _to_bool else lp
+    if uf._resolve is _float:
+        lp, od = _float(name, p, [op.dtype for op in ops if op.weak is None])
+    else:
+        lp, od = uf._resolve(name, p)
+    if dtype is not None:  # dtype= names the output dtype; the loop computes in it
+        forced = D.dtype(dtype)
+        if uf._resolve is _to_bool:
+            if forced is not D.BOOL:
+                raise UFuncTypeError(f"No loop matching the specified signature and casting "
+                                     f"was found for ufunc {name}")
+        else:
+            lp = od = forced
+    if out is not None:
+        if isinstance(out, tuple) and len(out) == 1:
+            out = out[0]
+        if not isinstance(out, ndarray):
+            raise TypeError(f"{name}(): 'out' must be an array")
+        if not D.can_cast(od, out.dtype, casting):
+            raise UFuncTypeError(f"Cannot cast ufunc '{name}' output from {od!r} to "
+                                 f"{out.dtype!r} with casting rule '{casting}'")
     shape = broadcast_shapes(*(op.shape for op in ops))
     size = 1
     for n in shape:
@@ -103,13 +120,6 @@ def call(uf, args, out, dtype, casting):
     else:
         raw = [finalize(od, kernel(lp, a, b)) for a, b in zip(cols[0], cols[1])]
     if out is not None:
-        if isinstance(out, tuple) and len(out) == 1:
-            out = out[0]
-        if not isinstance(out, ndarray):
-            raise TypeError(f"{name}(): 'out' must be an array")
-        if not D.can_cast(od, out.dtype, casting):
-            raise UFuncTypeError(f"Cannot cast ufunc '{name}' output from {od!r} to "
-                                 f"{out.dtype!r} with casting rule '{casting}'")
         if broadcast_shapes(shape, out.shape) != out.shape:
             raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
                              f"doesn't match the broadcast shape {shape}")

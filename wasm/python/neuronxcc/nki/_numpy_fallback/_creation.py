@@ -8,6 +8,7 @@ their dtype, and a mix promotes.
 import math
 
 from . import _dtypes as D
+from ._errors import out_of_bounds, user_error
 from ._ndarray import from_values, ndarray, normalize_shape
 from ._scalars import generic
 
@@ -23,7 +24,7 @@ def _leaf_dtype(x):
             return D.INT64
         if D.fits(D.UINT64, x):
             return D.UINT64
-        raise OverflowError(f"Python integer {x} out of bounds for int64")
+        raise out_of_bounds(x, D.INT64)
     if isinstance(x, float):
         return D.FLOAT64
     raise TypeError(f"{type(x).__name__} elements are not supported: {_UNSUPPORTED_ELEMENT}")
@@ -52,6 +53,8 @@ def _flatten(obj):
         raise TypeError(f"{type(obj).__name__} elements are not supported: "
                         f"{_UNSUPPORTED_ELEMENT}")
     for conv in ("__index__", "__float__"):
+        if isinstance(obj, (bool, int, float)):
+            break
         if hasattr(obj, conv) and not hasattr(obj, "shape"):
             obj = getattr(obj, conv)()
             break
@@ -80,7 +83,7 @@ def array(obj, dtype=None, copy=True, order=None, ndmin=0):
         if dt.kind in "iu":
             for v in values:
                 if type(v) is int and not D.fits(dt, v):
-                    raise OverflowError(f"Python integer {v} out of bounds for {dt.name}")
+                    raise out_of_bounds(v, dt)
         values = [D.cast_value(dt, v) for v in values]
     if len(shape) < ndmin:
         shape = (1,) * (ndmin - len(shape)) + shape
@@ -165,7 +168,7 @@ def arange(start, stop=None, step=None, dtype=None):
         start, stop = 0, start
     step = 1 if step is None else step
     if step == 0:
-        raise ZeroDivisionError("division by zero")
+        raise user_error(ZeroDivisionError("division by zero"))
     args = [array(x) for x in (start, stop, step)]
     inferred = D.promote_all(a.dtype for a in args)
     if inferred.kind == "b":
@@ -177,6 +180,12 @@ def arange(start, stop=None, step=None, dtype=None):
     else:
         n = max(0, math.ceil((s1 - s0) / st))
     if dt.kind != "f":
+        # NumPy writes the first two values through the dtype (a Python int that does not fit
+        # raises, as in NumPy >= 2) and steps from there, wrapping.
+        for v, python_int in ((s0, type(start) is int), (s0 + st, type(start) is int and
+                                                          type(step) is int and n > 1)):
+            if python_int and dt.kind in "iu" and not D.fits(dt, v):
+                raise out_of_bounds(v, dt)
         values = [D.cast_value(dt, s0 + i * st) for i in range(n)]
         return from_values(values, (n,), dt)
     # NumPy fills float arrays from the first two values: v0 + i * (v1 - v0), in the dtype's

@@ -131,6 +131,8 @@ def _lookup(obj):
         if found is None:
             raise TypeError(f"data type {obj!r} not understood")
         return found
+    if hasattr(obj, "_store"):
+        raise TypeError("Cannot construct a dtype from an array")
     inner = getattr(obj, "dtype", None)
     if inner is not None and not isinstance(obj, type):
         return _lookup(inner)

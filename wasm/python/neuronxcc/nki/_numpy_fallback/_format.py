@@ -92,15 +92,18 @@ def _float_cells(dt, values):
                 whole, frac = f"{abs(v):.{_PRECISION}f}".split(".")
                 frac = frac.rstrip("0")
             parts.append((sign + whole, (frac, "")))
-    wl = max(len(w) for w, _ in parts)
-    fl = max((len(f[0]) for _, f in parts if f is not None), default=0)
+    finite = [(w, f) for w, f in parts if f is not None]
+    wl = max((len(w) for w, _ in finite), default=0)
+    fl = max((len(f[0]) for _, f in finite), default=0)
+    el = max((len(f[1]) for _, f in finite), default=0)
+    width = max([wl + 1 + fl + el] + [len(w) for w, f in parts if f is None])
     cells = []
     for whole, rest in parts:
         if rest is None:
-            cells.append(whole.rjust(wl + 1 + fl))
+            cells.append(whole.rjust(width))
         else:
             frac, e = rest
-            cells.append(whole.rjust(wl) + "." + frac.ljust(fl) + e)
+            cells.append((whole.rjust(wl) + "." + frac.ljust(fl) + e).rjust(width))
     return cells
 
 

@@ -4,6 +4,7 @@ Advanced indexing (integer arrays, lists, boolean masks) is not supported and ra
 IndexError rather than guessing.
 """
 from . import _dtypes
+from ._errors import out_of_bounds
 
 _ADVANCED = ("nki-playground's trace-time numpy fallback supports only integers, slices (`:`), "
              "ellipsis (`...`) and numpy.newaxis (`None`) as indices; integer-array and "
@@ -79,5 +80,5 @@ def setitem(arr, key, value):
     view = make_view(arr._store, offset, shape, strides)
     if isinstance(value, int) and not isinstance(value, bool) and arr.dtype.kind in "iu":
         if not _dtypes.fits(arr.dtype, value):
-            raise OverflowError(f"Python integer {value} out of bounds for {arr.dtype.name}")
+            raise out_of_bounds(value, arr.dtype)
     view._assign(asarray(value))

@@ -133,8 +133,7 @@ def reciprocal(dt, a):
     if dt.kind == "f":
         return math.copysign(INF, a) if a == 0 else 1.0 / a
     if a == 0:
-        raise ZeroDivisionError("integer reciprocal of zero (NumPy leaves the result "
-                                "unspecified; nki-playground's numpy fallback refuses)")
+        return 0  # NumPy's integer reciprocal of 0 is 0 (with a warning) on x86-64
     return int(1 / a)
 
 

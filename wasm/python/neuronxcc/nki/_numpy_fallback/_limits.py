@@ -16,9 +16,10 @@ _FLOAT_PARAMS = {
 def _dtype_of(x):
     if isinstance(x, (int, float, bool)) and not isinstance(x, type):
         return D.dtype(type(x))
-    if hasattr(x, "dtype") and not isinstance(x, type):
-        return x.dtype
-    return D.dtype(x)
+    try:
+        return D.dtype(x)
+    except TypeError:
+        raise ValueError(f"data type {type(x)!r} not understood") from None
 
 
 class finfo:

@@ -7,6 +7,8 @@ from ._storage import new_storage
 
 
 def _contiguous_strides(shape):
+    if 0 in shape:
+        return (0,) * len(shape)  # NumPy gives zero-size arrays all-zero strides
     strides, step = [], 1
     for n in reversed(shape):
         strides.append(step)

@@ -32,6 +32,11 @@ def _axes(axis, ndim):
     return tuple(out)
 
 
+#: Ufuncs whose reduction does not depend on the order of the elements (several axes allowed).
+REORDERABLE = frozenset(("add", "multiply", "maximum", "minimum", "logical_and", "logical_or",
+                         "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"))
+
+
 def _groups(arr, axes):
     """(kept shape, list of value groups): one group of raw values per output element."""
     kept = [a for a in range(arr.ndim) if a not in axes]
@@ -63,6 +68,11 @@ def _fold(uf, lp, od, group, initial):
                 total += v
         return finalize(od, total)
     kernel = uf._kernel
+    if od is D.FLOAT16:  # NumPy reduces half precision in a float32 accumulator
+        acc = group[0]
+        for v in group[1:]:
+            acc = D.round_float(D.FLOAT32, float(kernel(lp, acc, v)))
+        return D.round_float(D.FLOAT16, acc)
     acc = finalize(od, group[0])
     for v in group[1:]:
         acc = finalize(od, kernel(lp, acc, v))
@@ -87,6 +97,9 @@ def ufunc_reduce(uf, array, axis, dtype, out, keepdims, initial):
     if arr.ndim == 0 and axis is not None and axis != ():
         raise AxisError(f"axis {axis} is out of bounds for array of dimension 0")
     axes = _axes(axis, arr.ndim)
+    if len(axes) > 1 and name not in REORDERABLE:
+        raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
+                         f"axis may be specified")
     if arr.dtype is not lp:
         arr = arr.astype(lp)
     shape, groups = _groups(arr, axes)

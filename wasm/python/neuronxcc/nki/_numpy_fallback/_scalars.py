@@ -2,11 +2,13 @@
 
 Calling a type converts a value the way NumPy does (``np.float32(1.1)`` rounds to single
 precision, ``np.float16`` to half; ``np.int8(300)`` raises OverflowError as NumPy ≥ 2 does).
-Deliberate difference: the float types subclass ``float`` and the integer types ``int`` (in
-NumPy only float64 subclasses float), so scalars work wherever Python numbers do. Arithmetic
-goes through the fallback's ufuncs, so ``np.float32(1) + 1.0`` stays float32 (NEP 50).
+Deliberate difference: the float types subclass ``float`` (in NumPy only float64 does), so
+float scalars work wherever Python floats do; integer scalars are int-like via ``__index__``.
+Arithmetic goes through the fallback's ufuncs, so ``np.float32(1) + 1.0`` stays float32
+(NEP 50).
 """
 from . import _dtypes, _format, _operators
+from ._errors import out_of_bounds
 
 
 class generic:
@@ -114,7 +116,11 @@ class _FloatMixin(floating):
 
 
 class _IntMixin:
-    __slots__ = ()
+    """Integer scalars hold a Python int; they are int-like through ``__index__`` (so
+    ``range(np.int32(3))`` and list indexing work) but, as in NumPy, not ``int`` subclasses:
+    ``True + np.uint8(255)`` must reach ``uint8`` arithmetic, not Python's."""
+
+    __slots__ = ("_v",)
 
     def __new__(cls, value=0):
         dt = cls._fallback_dtype
@@ -124,17 +130,42 @@ class _IntMixin:
         raw = _number_from(value)
         if isinstance(raw, int) and not isinstance(value, generic) and not isinstance(raw, bool):
             if not _dtypes.fits(dt, raw):
-                raise OverflowError(f"Python integer {raw} out of bounds for {dt.name}")
-        return int.__new__(cls, _dtypes.cast_value(dt, raw))
+                raise out_of_bounds(raw, dt)
+        return cls._wrap(_dtypes.cast_value(dt, raw))
 
     @classmethod
     def _wrap(cls, raw):
-        return int.__new__(cls, raw)
+        obj = object.__new__(cls)
+        obj._v = raw
+        return obj
 
     def _raw(self):
-        return int(self)
+        return self._v
 
-    __hash__ = int.__hash__
+    def __index__(self):
+        return self._v
+
+    __int__ = __index__
+
+    def __float__(self):
+        return float(self._v)
+
+    def __bool__(self):
+        return self._v != 0
+
+    def __hash__(self):
+        return hash(self._v)
+
+    def __format__(self, spec):
+        return format(self._v, spec)
+
+    def __round__(self, ndigits=None):
+        return round(self._v, ndigits)
+
+    def __trunc__(self):
+        return self._v
+
+    __floor__ = __ceil__ = __trunc__
 
 
 def _make_float(name, dt):
@@ -145,8 +176,8 @@ def _make_float(name, dt):
 
 
 def _make_int(name, dt, base):
-    cls = type(name, (_IntMixin, base, int), {"__slots__": (), "_fallback_dtype": dt,
-                                               "__module__": "numpy"})
+    cls = type(name, (_IntMixin, base), {"__slots__": (), "_fallback_dtype": dt,
+                                         "__module__": "numpy"})
     dt.type = cls
     return cls
 

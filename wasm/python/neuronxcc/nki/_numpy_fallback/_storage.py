@@ -1,9 +1,9 @@
 """Element storage behind ``ndarray``: the one class an array's data lives in.
 
 An ndarray is a strided view (offset, shape, strides in elements) over a storage; views share
-it. Everything the ndarray does with its data goes through the five methods below, so a later
-storage backed by the C++ core's buffers only has to provide the same methods and
-:func:`new_storage` has to build it.
+it. Everything the ndarray does with its data goes through ``dtype``, ``read``, ``gather`` and
+``scatter``, so a later storage backed by the C++ core's buffers only has to provide the same
+members, and :func:`new_storage` (the one place storages are made) has to build it.
 """
 
 

@@ -8,6 +8,7 @@ NumPy's loop tables do (``exp`` of int8 computes in float16, ``divide`` of ints 
 """
 from . import _dtypes as D
 from . import _kernels as K
+from ._errors import user_error
 
 _NO_VALUE = object()
 
@@ -70,7 +71,7 @@ class ufunc:
     def __getattr__(self, name):
         if name in ("accumulate", "outer", "at", "reduceat"):
             return self._unsupported(name)
-        raise AttributeError(f"'numpy.ufunc' object has no attribute '{name}'")
+        raise user_error(AttributeError(f"'numpy.ufunc' object has no attribute '{name}'"))
 
 
 def _reject_options(name, where, kwargs):
@@ -122,8 +123,11 @@ def _true_divide(name, p):
     return lp, lp
 
 
-def _float(name, p):
-    lp = p if p.kind == "f" else D.float_for_int(p)
+def _float(name, p, inputs=()):
+    """Float-only ufuncs: the first of float16/32/64 every integer input casts to safely."""
+    if p.kind == "f":
+        return p, p
+    lp = D.promote_all([D.float_for_int(d) for d in inputs] or [D.float_for_int(p)])
     return lp, lp
 
 

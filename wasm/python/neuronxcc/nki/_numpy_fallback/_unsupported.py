@@ -2,6 +2,8 @@
 (``numpy.random``, ``numpy.linalg``, ...) that exist only to raise it."""
 import types
 
+from ._errors import user_error
+
 WHERE = "nki-playground's trace-time numpy fallback (no real numpy can be loaded here)"
 
 #: Submodules that import (so ``import numpy.random`` and ``np.random`` work) but raise the
@@ -13,7 +15,8 @@ STUB_SUBMODULES = ("random", "linalg", "fft", "testing", "ma", "polynomial", "li
 
 def not_available(qualname, supported):
     """The AttributeError for ``qualname`` (e.g. ``numpy.round``), listing what is supported."""
-    return AttributeError(f"{qualname} is not available in {WHERE}; supported: {supported}")
+    return user_error(AttributeError(f"{qualname} is not available in {WHERE}; supported: "
+                                     f"{supported}"))
 
 
 class PartialModule(types.ModuleType):

@@ -1,0 +1,50 @@
+"""Writes numpy_goldens.json: golden_cases.CASES evaluated with a real NumPy.
+
+Run with Debian's Python, which has NumPy (the pyenv python3 on PATH does not):
+
+    /usr/bin/python3 tests/numpy_golden/make_goldens.py
+
+Where the NumPy at hand is older than 2 and a case is in golden_cases.NUMPY2, the NumPy >= 2
+result written there is used instead (and the case is marked "numpy2": true).
+"""
+import json
+import os
+import sys
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_cases  # noqa: E402
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "numpy_goldens.json")
+
+
+def main():
+    major = int(np.__version__.split(".")[0])
+    warnings.simplefilter("ignore")  # overflow/invalid RuntimeWarnings are expected
+    np.seterr(all="ignore")
+    env = golden_cases.make_env(np)
+    cases = []
+    for expr in golden_cases.CASES:
+        case = {"expr": expr, "expected": golden_cases.evaluate(np, expr, env)}
+        if major < 2 and expr in golden_cases.NUMPY2:
+            case["numpy1"] = case["expected"]
+            case["expected"] = golden_cases.NUMPY2[expr]
+            case["numpy2"] = True
+        cases.append(case)
+    doc = {
+        "generator": "tests/numpy_golden/make_goldens.py",
+        "numpy": np.__version__,
+        "note": "expected results of golden_cases.CASES under a real NumPy; entries marked "
+                "numpy2 hold the NumPy >= 2 result (numpy1: what this NumPy said)",
+        "cases": cases,
+    }
+    with open(OUT, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, sort_keys=False)
+        f.write("\n")
+    print(f"wrote {len(cases)} cases to {os.path.relpath(OUT)} (NumPy {np.__version__})")
+
+
+if __name__ == "__main__":
+    main()
