@@ -60,10 +60,9 @@ void IRBuilder::attach_axis(LoopAxisId axis, RegionId region) { k_.axes_.at(axis
 std::string IRBuilder::unique_name(const std::string& hint) {
   std::string base = hint.empty() ? "t" : hint;
   std::string name = base;
-  for (int n = 1; std::find(used_names_.begin(), used_names_.end(), name) != used_names_.end();
-       ++n)
-    name = base + "." + std::to_string(n);
-  used_names_.push_back(name);
+  int& n = next_suffix_[base];
+  while (used_names_.count(name)) name = base + "." + std::to_string(++n);
+  used_names_.insert(name);
   return name;
 }
 

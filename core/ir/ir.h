@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
@@ -207,7 +209,8 @@ class IRBuilder {
   SourceLoc loc_;
   RegionId insert_ = kNone;
   int stmt_ = kNone;
-  std::vector<std::string> used_names_;
+  std::unordered_set<std::string> used_names_;
+  std::unordered_map<std::string, int> next_suffix_;
 };
 
 }  // namespace nki::ir
