@@ -100,6 +100,13 @@ void IRBuilder::set_while_condition(RegionId r, ScalarCondition c) {
   region.payload.condition = std::move(c);
 }
 
+Instruction* IRBuilder::last_inst() {
+  if (insert_ == kNone) return nullptr;
+  const auto& body = k_.regions_[insert_].body;
+  if (body.empty() || body.back().kind != Item::Kind::Inst) return nullptr;
+  return &k_.insts_[body.back().id];
+}
+
 InstId IRBuilder::create_inst(Instruction inst) {
   if (insert_ == kNone) throw std::logic_error("instruction created outside of any region");
   inst.id = static_cast<InstId>(k_.insts_.size());

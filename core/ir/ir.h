@@ -203,6 +203,11 @@ class IRBuilder {
   bool drop_if_empty(RegionId r);
   /// Installs the continue condition of a WhileScope (known only once its body is traced).
   void set_while_condition(RegionId r, ScalarCondition c);
+  /// The most recent item of the insertion region when it is an instruction, for amending in
+  /// place (NKI folds an op into what consumes it: `psum += nc_matmul(...)` accumulates into
+  /// `psum`; a direct allocation annotates the allocating instruction). Only the last
+  /// instruction may be amended, so program order stays what was traced. Null otherwise.
+  Instruction* last_inst();
 
  private:
   Kernel& k_;
