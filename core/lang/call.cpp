@@ -110,21 +110,12 @@ MaskSpec decode_mask(const util::Json& j) {
   return m;
 }
 
-OpCall decode_call(const util::Json& req) {
+OpCall decode_call(NeuronCodegen& cg, const util::Json& req) {
   OpCall c;
   c.api = req["api"].string();
   if (req["operands"].is_array()) {
-    for (const util::Json& o : req["operands"].array()) {
-      ValueOrScalar v;
-      const util::Json& x = o[1];
-      if (x.has("v")) {
-        v.value = static_cast<int>(x["v"].integer());
-      } else {
-        v.scalar = x["s"].number();
-        v.scalar_is_float = !(x["int"].is_bool() && x["int"].boolean());
-      }
-      c.operands.push_back({o[0].string(), v});
-    }
+    for (const util::Json& o : req["operands"].array())
+      c.operands.push_back({o[0].string(), decode_operand(cg, o[1])});
   }
   c.attrs = req["attrs"];
   if (!req["dtype"].is_null()) c.dtype = decode_dtype(req["dtype"]);

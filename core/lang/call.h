@@ -60,7 +60,7 @@ void register_matmul_ops(OpRegistry& r);       // ops_matmul.cpp: matmul, transp
 void register_movement_ops(OpRegistry& r);     // ops_movement.cpp: copies, DMA, views, constants
 
 /// Decodes a request's "operands", "attrs", "dtype", "mask" and "name" into an OpCall.
-OpCall decode_call(const util::Json& req);
+OpCall decode_call(NeuronCodegen& cg, const util::Json& req);
 MaskSpec decode_mask(const util::Json& j);
 
 }  // namespace nki::lang

@@ -3,6 +3,7 @@
 #include "lang/call.h"
 #include "lang/ops.h"
 #include "sema/sema.h"
+#include "trace/trace_context.h"
 
 namespace nki::lang {
 
@@ -32,7 +33,7 @@ std::optional<ir::AffineExpr> optional_expr(const Json& j) {
   return decode_expr(j).expr;
 }
 
-IndexItem decode_item(const Json& j) {
+IndexItem decode_item(NeuronCodegen& cg, const Json& j) {
   IndexItem it;
   const std::string& k = j["k"].string();
   if (k == "int") {
@@ -50,7 +51,7 @@ IndexItem decode_item(const Json& j) {
     it.kind = IndexItem::Kind::Ellipsis;
   } else if (k == "tile") {
     it.kind = IndexItem::Kind::Tile;
-    it.value = j["v"].integer();
+    it.value = decode_value(cg, j["t"]);
   } else {
     throw sema::InternalError("unknown index item kind '" + k + "'");
   }
@@ -58,6 +59,26 @@ IndexItem decode_item(const Json& j) {
 }
 
 }  // namespace
+
+ValueId decode_value(NeuronCodegen& cg, const Json& j) {
+  if (!j.has("v")) throw sema::InternalError("expected a value reference");
+  auto v = static_cast<ValueId>(j["v"].integer());
+  if (!j.has("items")) return v;
+  std::vector<IndexItem> items;
+  for (const Json& it : j["items"].array()) items.push_back(decode_item(cg, it));
+  return view(cg, v, items);
+}
+
+ValueOrScalar decode_operand(NeuronCodegen& cg, const Json& j) {
+  ValueOrScalar o;
+  if (j.has("v")) {
+    o.value = decode_value(cg, j);
+  } else {
+    o.scalar = j["s"].number();
+    o.scalar_is_float = !(j["int"].is_bool() && j["int"].boolean());
+  }
+  return o;
+}
 
 IndexExpr decode_expr(const Json& j) {
   IndexExpr out;
@@ -135,6 +156,52 @@ std::string loop_reply(codegen::LoopRange& range) {
   return w.take();
 }
 
+std::string open_trace(const Json& opts) {
+  codegen::TraceOptions o;
+  o.kernel_name = opts.get_string("kernel");
+  if (opts["grid"].is_array()) o.grid = opts["grid"].int_list();
+  o.loc = decode_loc(opts["loc"]);
+  NeuronCodegen& cg = trace::TraceContext::new_ctx(o);
+  if (!opts.has("params")) return "null";
+  try {
+    cg.builder.set_loc(o.loc);
+    JsonWriter w;
+    w.begin_object().key("params").begin_array();
+    for (const Json& p : opts["params"].array()) {
+      ValueId v = param(cg, p.get_string("name"), p["shape"].int_list(), decode_dtype(p["dtype"]),
+                        p["mutable"].is_bool() && p["mutable"].boolean());
+      w.key_less_raw(reply_value(cg, v));
+    }
+    w.end_array();
+    cg.enter_trace_scope(trace::TraceScopeKind::KernelScope,
+                         o.kernel_name + "@" + o.loc.short_str(), o.kernel_name);
+    w.key("region").value(cg.kernel_scope(o.kernel_name).release());
+    w.key("grid_rank").value(static_cast<int64_t>(o.grid.size())).end_object();
+    return w.take();
+  } catch (...) {
+    trace::TraceContext::abandon();
+    throw;
+  }
+}
+
+std::unique_ptr<ir::Kernel> close_trace(const Json& end) {
+  if (end.has("values")) {
+    NeuronCodegen& cg = trace::nki_ctx();
+    try {
+      if (end.has("loc")) cg.builder.set_loc(decode_loc(end["loc"]));
+      std::vector<ValueId> vs;
+      for (const Json& j : end["values"].array()) vs.push_back(decode_value(cg, j));
+      set_outputs(cg, vs);
+      cg.pop_scope(static_cast<ir::RegionId>(end["region"].integer()));
+      cg.exit_trace_scope(trace::TraceScopeKind::KernelScope);
+    } catch (...) {
+      trace::TraceContext::abandon();
+      throw;
+    }
+  }
+  return trace::TraceContext::finalize_kernel();
+}
+
 ir::DType decode_dtype(const Json& j) {
   const std::string& name = j.string();
   auto t = ir::parse_dtype(name);
@@ -181,50 +248,31 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
     encode_expr(w, program_id(cg, req["axis"].integer()));
     return w.take();
   }
-  if (op == "view") {
-    std::vector<IndexItem> items;
-    for (const Json& j : req["items"].array()) items.push_back(decode_item(j));
-    return reply_value(cg, view(cg, static_cast<int>(req["v"].integer()), items));
-  }
-  if (op == "load") {
-    return reply_value(cg, load(cg, static_cast<int>(req["src"].integer()),
-                                optional_dtype(req["dtype"]), name));
-  }
-  if (op == "store") {
-    store(cg, static_cast<int>(req["dst"].integer()), static_cast<int>(req["value"].integer()));
-    return "null";
-  }
+  if (op == "view") return reply_value(cg, decode_value(cg, req));
   if (op == "call") {
-    ValueId v = call_op(cg, decode_call(req));
+    ValueId v = call_op(cg, decode_call(cg, req));
     return v < 0 ? "null" : reply_value(cg, v);
   }
   if (op == "assign") {
-    const Json& src = req["src"];
-    ValueOrScalar s;
-    if (src.has("v")) {
-      s.value = static_cast<int>(src["v"].integer());
-    } else {
-      s.scalar = src["s"].number();
-    }
-    assign(cg, static_cast<int>(req["dst"].integer()), s, req.get_string("acc"),
-           req.get_string("expr"));
+    ValueId dst = decode_value(cg, req["dst"]);
+    assign(cg, dst, decode_operand(cg, req["src"]), req.get_string("acc"), req.get_string("expr"));
     return "null";
   }
   if (op == "dynamic_range") {
     codegen::LoopRange range =
-        cg.dynamic_range(cg.value(static_cast<int>(req["trip"].integer())), req.get_string("name"));
+        cg.dynamic_range(cg.value(decode_value(cg, req["trip"])), req.get_string("name"));
     return loop_reply(range);
   }
   if (op == "while_cond") {
     ir::ScalarCondition c;
-    c.scalar = cg.value(static_cast<int>(req["scalar"].integer()));
+    c.scalar = cg.value(decode_value(cg, req["scalar"]));
     c.op = decode_cmp(req.get_string("cmp", "!="));
     c.rhs = req["rhs"].is_null() ? 0 : req["rhs"].number();
     cg.builder.set_while_condition(static_cast<int>(req["region"].integer()), std::move(c));
     return "null";
   }
   if (op == "warn_shadow") {
-    const ir::Tensor& t = cg.kernel().tensor(cg.value(static_cast<int>(req["v"].integer())).tensor);
+    const ir::Tensor& t = cg.kernel().tensor(cg.value(decode_value(cg, req["t"])).tensor);
     std::string shape;
     for (size_t i = 0; i < t.shape.size(); ++i)
       shape += (i ? ", " : "") + std::to_string(t.shape[i]);
@@ -236,7 +284,7 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
   }
   if (op == "return") {
     std::vector<ValueId> vs;
-    for (const Json& j : req["values"].array()) vs.push_back(static_cast<int>(j.integer()));
+    for (const Json& j : req["values"].array()) vs.push_back(decode_value(cg, j));
     set_outputs(cg, vs);
     return "null";
   }

@@ -1,5 +1,7 @@
 #include "sema/sema.h"
 
+#include <cstdlib>
+
 namespace nki::sema {
 
 namespace {
@@ -257,6 +259,7 @@ void raise_by_name(const std::string& name, const std::vector<std::string>& a) {
   if (name == "err_annotation_shape_mismatch") err_annotation_shape_mismatch(arg(0), arg(1));
   if (name == "err_not_supported_yet") err_not_supported_yet(arg(0));
   if (name == "err_predicate_truth_value") err_predicate_truth_value();
+  if (name == "err_program_id_axis") err_program_id_axis(std::atoll(arg(0).c_str()), std::atoll(arg(1).c_str()));
   if (name == "err_do_while_condition") err_do_while_condition(arg(0));
   if (name == "err_local_variable_used_out_of_scope")
     err_local_variable_used_out_of_scope(arg(0), arg(1));

@@ -50,6 +50,7 @@ class JsonParser {
     if (c == '{') {
       ++pos_;
       v.type_ = Json::Type::Object;
+      v.object_.reserve(8);
       skip_ws();
       if (pos_ < s_.size() && s_[pos_] == '}') {
         ++pos_;
@@ -78,6 +79,7 @@ class JsonParser {
     if (c == '[') {
       ++pos_;
       v.type_ = Json::Type::Array;
+      v.array_.reserve(4);
       skip_ws();
       if (pos_ < s_.size() && s_[pos_] == ']') {
         ++pos_;
@@ -128,6 +130,23 @@ class JsonParser {
       return v;
     }
     size_t start = pos_;
+    {  // Fast path: a plain integer (most numbers in requests are).
+      size_t p = pos_;
+      bool neg = p < s_.size() && s_[p] == '-';
+      if (neg) ++p;
+      size_t digits = p;
+      int64_t n = 0;
+      while (p < s_.size() && s_[p] >= '0' && s_[p] <= '9' && p - digits < 18)
+        n = n * 10 + (s_[p++] - '0');
+      bool more = p < s_.size() && (s_[p] == '.' || s_[p] == 'e' || s_[p] == 'E' ||
+                                    (s_[p] >= '0' && s_[p] <= '9'));
+      if (p > digits && !more) {
+        pos_ = p;
+        v.type_ = Json::Type::Number;
+        v.number_ = static_cast<double>(neg ? -n : n);
+        return v;
+      }
+    }
     if (pos_ < s_.size() && (s_[pos_] == '-' || s_[pos_] == '+')) ++pos_;
     while (pos_ < s_.size() &&
            ((s_[pos_] >= '0' && s_[pos_] <= '9') || s_[pos_] == '.' || s_[pos_] == 'e' ||
@@ -173,6 +192,14 @@ class JsonParser {
   }
   std::string parse_string() {
     ++pos_;  // opening quote
+    // Fast path: no escapes before the closing quote.
+    size_t end = pos_;
+    while (end < s_.size() && s_[end] != '"' && s_[end] != '\\') ++end;
+    if (end < s_.size() && s_[end] == '"') {
+      std::string out(s_.substr(pos_, end - pos_));
+      pos_ = end + 1;
+      return out;
+    }
     std::string out;
     while (pos_ < s_.size()) {
       char c = s_[pos_++];
@@ -369,6 +396,12 @@ JsonWriter& JsonWriter::null() {
   out_ += "null";
   return *this;
 }
+JsonWriter& JsonWriter::key_less_raw(std::string_view json) {
+  comma();
+  out_ += json;
+  return *this;
+}
+
 JsonWriter& JsonWriter::int_list(const std::vector<int64_t>& v) {
   begin_array();
   for (int64_t x : v) value(x);

@@ -70,6 +70,8 @@ class JsonWriter {
   JsonWriter& value(bool b);
   JsonWriter& null();
   JsonWriter& int_list(const std::vector<int64_t>& v);
+  /// Appends already-encoded JSON as the next array element.
+  JsonWriter& key_less_raw(std::string_view json);
   const std::string& str() const { return out_; }
   std::string take() { return std::move(out_); }
 

@@ -226,7 +226,7 @@ TEST_F(TraceTest, requests_decode_into_ops_and_reply_with_values) {
   };
   util::Json p = reply(R"({"op":"param","name":"a","shape":[128,64],"dtype":"float16"})");
   EXPECT_EQ(p["dtype"].string(), "float16");
-  util::Json t = reply(R"({"op":"load","src":0,"loc":["k.py",3,7],"stmt":"t = nl.load(a)@3"})");
+  util::Json t = reply(R"({"op":"call","api":"load","operands":[["src",{"v":0}]],"loc":["k.py",3,7],"stmt":"t = nl.load(a)@3"})");
   EXPECT_EQ(t["buffer"].string(), "sbuf");
   EXPECT_EQ(cg.kernel().instructions().back().loc.line, 3);
   util::Json sum = reply(R"({"op":"call","api":"add","operands":[["x",{"v":1}],["y",{"s":1.5}]]})");
@@ -235,6 +235,10 @@ TEST_F(TraceTest, requests_decode_into_ops_and_reply_with_values) {
   EXPECT_EQ(isum["dtype"].string(), "float16");
   EXPECT_THROW(reply(R"({"op":"param","name":"b","shape":[1],"dtype":"float64"})"),
                sema::NkiError);
+  // A lazily created view travels inside the operand and is resolved with the op.
+  util::Json half = reply(
+      R"({"op":"call","api":"load","operands":[["src",{"v":0,"items":[{"k":"slice","stop":{"c":64,"t":[]}}]}]]})");
+  EXPECT_EQ(half["shape"][0].integer(), 64);
 }
 
 TEST(Json, round_trips_strings_numbers_and_nesting) {

@@ -22,20 +22,18 @@ nki::trace::TraceScopeKind trace_scope_kind(const std::string& k) {
   throw nki::sema::InternalError("unknown trace scope kind '" + k + "'");
 }
 
-// opts: {"kernel": name, "grid": [..], "loc": [file, line, col]}
-void new_ctx(const std::string& opts_json) {
-  guard([&] {
-    Json o = Json::parse(opts_json);
-    nki::codegen::TraceOptions opts;
-    opts.kernel_name = o.get_string("kernel");
-    if (o["grid"].is_array()) opts.grid = o["grid"].int_list();
-    opts.loc = nki::lang::decode_loc(o["loc"]);
-    nki::trace::TraceContext::new_ctx(opts);
-  });
+// opts: {"kernel": name, "grid": [..], "loc": [file, line, col], "params": [...]?}; see
+// lang::open_trace for the reply.
+std::string new_ctx(const std::string& opts_json) {
+  return guard([&] { return nki::lang::open_trace(Json::parse(opts_json)); });
 }
 
-std::shared_ptr<nki::bind::Trace> finalize_kernel() {
-  return guard([] { return std::make_shared<nki::bind::Trace>(nki::trace::TraceContext::finalize_kernel()); });
+// end: {} or {"values": [...], "region": id, "loc": [...]} (lang::close_trace).
+std::shared_ptr<nki::bind::Trace> finalize_kernel(const std::string& end_json) {
+  return guard([&] {
+    return std::make_shared<nki::bind::Trace>(
+        nki::lang::close_trace(end_json.empty() ? Json() : Json::parse(end_json)));
+  });
 }
 
 void abandon_trace() { nki::trace::TraceContext::abandon(); }

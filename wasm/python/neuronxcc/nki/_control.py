@@ -23,7 +23,7 @@ class _DynamicRange:
 
     def __iter__(self):
         ctx = TraceContext.global_ctx
-        reply = ctx.builder.op({"op": "dynamic_range", "trip": self.scalar.tile._v,
+        reply = ctx.builder.op({"op": "dynamic_range", "trip": self.scalar.tile._ref(),
                                 "name": self.name, "loc": self.loc})
         loop, alloc = reply["loop"], reply["alloc"]
         try:
@@ -54,7 +54,7 @@ class _While:
         if not isinstance(value, ScalarCondition):
             _core.raise_diagnostic("err_do_while_condition", self.name)
         self.ctx.builder.op({"op": "while_cond", "region": self.region,
-                             "scalar": value.scalar.tile._v, "cmp": value.op, "rhs": value.rhs,
+                             "scalar": value.scalar.tile._ref(), "cmp": value.op, "rhs": value.rhs,
                              "loc": self.loc})
 
     def __exit__(self, exc_type, exc, tb):
@@ -156,7 +156,7 @@ class Runtime:
                 and old._region is not None):
             ctx = TraceContext.global_ctx
             if ctx is not None and old._region != ctx.cur_scope:
-                ctx.builder.op({"op": "warn_shadow", "v": old._v, "name": name,
+                ctx.builder.op({"op": "warn_shadow", "t": old._ref(), "name": name,
                                 "loc": _loc.caller()})
         return new
 

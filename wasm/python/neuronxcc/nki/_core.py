@@ -75,6 +75,7 @@ if _m is not None:
     push_scope = _wrap(_m.push_scope)
     pop_scope = _wrap(_m.pop_scope)
     affine_range = _wrap(_m.affine_range)
+    pop_loop = _wrap(_m.pop_loop)
     enter_trace_scope = _wrap(_m.enter_trace_scope)
     exit_trace_scope = _wrap(_m.exit_trace_scope)
     _raise_diagnostic = _wrap(_m.raise_diagnostic)
@@ -82,5 +83,5 @@ else:  # pragma: no cover
     def _missing(*_args):
         module()
     op = new_ctx = finalize_kernel = abandon_trace = nki_ctx = nki_ctx_or_none = _missing
-    get_cur_scope = push_scope = pop_scope = affine_range = _missing
+    get_cur_scope = push_scope = pop_scope = affine_range = pop_loop = _missing
     enter_trace_scope = exit_trace_scope = _raise_diagnostic = _missing

@@ -69,3 +69,13 @@ def name_of(dtype):
 
 def lookup(name):
     return _ALL.get(name)
+
+
+def itemsize(dtype):
+    """Bytes per element of any dtype spelling."""
+    if isinstance(dtype, DType):
+        return dtype.itemsize
+    d = _ALL.get(name_of(dtype))
+    if d is None:
+        raise TypeError(f"unknown dtype {dtype!r}")
+    return d.itemsize

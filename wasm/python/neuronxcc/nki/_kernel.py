@@ -104,46 +104,47 @@ def trace(func, grid, args, kwargs):
         _core.raise_diagnostic("err_nested_kernel_with_spmd_grid", func.__name__,
                                ",".join(str(g) for g in grid))
     name = func.__name__
-    opts = TraceOptions(name, grid, _def_loc(func))
     sig = inspect.signature(func)
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError as e:
         raise TypeError(f"{name}(): {e}") from None
     bound.apply_defaults()
+    params, tensor_names = [], []
+    for pname, value in bound.arguments.items():
+        if _is_tensor_like(value):
+            annotation = sig.parameters[pname].annotation
+            params.append({"name": pname, "shape": [int(s) for s in value.shape],
+                           "dtype": _dtypes.name_of(value.dtype),
+                           "mutable": is_mutable_annotation(annotation) or (
+                               isinstance(value, TensorType) and value.mutable)})
+            tensor_names.append(pname)
+    opts = TraceOptions(name, grid, _def_loc(func), params)
     ctx = TraceContext.new_ctx(opts)
     finalized = False
     try:
-        ctx.builder._stmt = None
-        call_args = {}
-        for pname, value in bound.arguments.items():
-            param = sig.parameters[pname]
-            if _is_tensor_like(value):
-                mutable = is_mutable_annotation(param.annotation) or (
-                    isinstance(value, TensorType) and value.mutable)
-                reply = ctx.builder.op({
-                    "op": "param", "name": pname, "shape": [int(s) for s in value.shape],
-                    "dtype": _dtypes.name_of(value.dtype), "mutable": mutable})
-                call_args[pname] = NkiTensor(reply)
-            else:
-                call_args[pname] = value
+        call_args = dict(bound.arguments)
+        for pname, reply in zip(tensor_names, ctx.opened["params"]):
+            call_args[pname] = NkiTensor(reply)
         a, kw = _rebind(sig, call_args)
         from ._control import RUNTIME
         body = _frontend.transformed(func, RUNTIME)
-        with ctx.trace_scope_of(KernelScope, f"{name}@{opts.loc[0]}:{opts.loc[1]}"
-                                if opts.loc else name, name):
-            with ctx.kernel_scope(name, loc=opts.loc):
-                result = body(*a, **kw)
-                outs = result if isinstance(result, (tuple, list)) else (
-                    () if result is None else (result,))
-                for o in outs:
-                    if not isinstance(o, NkiTensor):
-                        raise TypeError(f"kernel '{name}' returned {type(o).__name__}; a kernel "
-                                        "returns HBM tensors (created with "
-                                        "buffer=nl.shared_hbm)")
-                ctx.builder.op({"op": "return", "values": [o._v for o in outs],
-                                "loc": opts.loc})
-        handle = TraceContext.finalize_kernel()
+        ctx.trace_scope = KernelScope(None, f"{name}@{opts.loc[0]}:{opts.loc[1]}"
+                                      if opts.loc else name, name)
+        try:
+            result = body(*a, **kw)
+        except BaseException:
+            ctx.failed = True
+            raise
+        outs = result if isinstance(result, (tuple, list)) else (
+            () if result is None else (result,))
+        for o in outs:
+            if not isinstance(o, NkiTensor):
+                raise TypeError(f"kernel '{name}' returned {type(o).__name__}; a kernel "
+                                "returns HBM tensors (created with buffer=nl.shared_hbm)")
+        handle = TraceContext.finalize_kernel({"values": [o._ref() for o in outs],
+                                               "region": ctx.opened["region"],
+                                               "loc": opts.loc})
         finalized = True
     finally:
         if not finalized:

@@ -9,19 +9,61 @@ from .compiler.backends.neuron.nki_ctx import nki_ctx
 
 
 class NkiTensor:
-    """A tensor or tile during tracing (``nki.tensor`` in NKI's docs)."""
+    """A tensor or tile during tracing (``nki.tensor`` in NKI's docs).
 
-    __slots__ = ("_v", "shape", "dtype", "buffer", "name", "_t", "_region", "_acc")
+    A subscript ``t[...]`` is a *lazy view*: it is resolved by the core together with the op
+    that consumes it (so ``nl.load(a[i, j])`` is one boundary call), or on first access to its
+    shape/dtype.
+    """
 
-    def __init__(self, reply):
-        self._v = reply["v"]
-        self.shape = tuple(reply["shape"])
-        self.dtype = _dtypes.lookup(reply["dtype"]) or reply["dtype"]
-        self.buffer = reply["buffer"]
-        self.name = reply["name"]
-        self._t = reply.get("t")            # the tensor this value views
-        self._region = reply.get("region")  # the region the tensor was allocated in
-        self._acc = False                   # set by `op=` so the following `t[...] =` is a no-op
+    __slots__ = ("_v", "_r", "_base", "_items", "_loc", "_acc")
+
+    def __init__(self, reply=None, base=None, items=None, loc=None):
+        self._r = reply
+        self._v = reply["v"] if reply is not None else None
+        self._base = base    # lazy view: the viewed value's id and the subscript items
+        self._items = items
+        self._loc = loc
+        self._acc = False    # set by `op=` so that the following `t[...] =` is a no-op
+
+    def _ref(self):
+        """How ops name this value in requests."""
+        if self._v is not None:
+            return {"v": self._v}
+        return {"v": self._base, "items": self._items}
+
+    def _reply(self):
+        r = self._r
+        if r is None:
+            r = nki_ctx().builder.op({"op": "view", "v": self._base, "items": self._items,
+                                      "loc": self._loc})
+            self._r, self._v = r, r["v"]
+        return r
+
+    @property
+    def shape(self):
+        return tuple(self._reply()["shape"])
+
+    @property
+    def dtype(self):
+        name = self._reply()["dtype"]
+        return _dtypes.lookup(name) or name
+
+    @property
+    def buffer(self):
+        return self._reply()["buffer"]
+
+    @property
+    def name(self):
+        return self._reply()["name"]
+
+    @property
+    def _t(self):
+        return self._reply()["t"]
+
+    @property
+    def _region(self):
+        return self._reply()["region"]
 
     @property
     def ndim(self):
@@ -29,7 +71,7 @@ class NkiTensor:
 
     @property
     def itemsize(self):
-        return self.dtype.itemsize
+        return _dtypes.itemsize(self.dtype)
 
     def __repr__(self):
         shape = ", ".join(str(s) for s in self.shape)
@@ -40,10 +82,11 @@ class NkiTensor:
 
     # --- indexing --------------------------------------------------------------------------
     def __getitem__(self, key):
-        loc = _loc.caller()
+        nki_ctx()
         items = [_index_item(k) for k in (key if isinstance(key, tuple) else (key,))]
-        return NkiTensor(nki_ctx().builder.op({"op": "view", "v": self._v, "items": items,
-                                               "loc": loc}))
+        if self._v is None:
+            self._reply()  # a view of a view: resolve the inner one first
+        return NkiTensor(base=self._v, items=items, loc=_loc.caller())
 
     def __setitem__(self, key, value):
         if isinstance(value, NkiTensor) and value._acc:
@@ -205,7 +248,7 @@ class NkiTensor:
 def _assign(dst, value, acc):
     ctx = nki_ctx()
     loc = _loc.caller()
-    req = {"op": "assign", "dst": dst._v, "src": _operand(value), "acc": acc, "loc": loc,
+    req = {"op": "assign", "dst": dst._ref(), "src": _operand(value), "acc": acc, "loc": loc,
            "expr": _loc.statement_text(loc[0], loc[1]) if loc else ""}
     ctx.builder.op(req)
 
@@ -234,13 +277,13 @@ def _index_item(k):
             raise TypeError("slice step must be a compile-time integer")
         return {"k": "slice", "start": bound(k.start), "stop": bound(k.stop), "step": k.step}
     if isinstance(k, NkiTensor):
-        return {"k": "tile", "v": k._v}
+        return {"k": "tile", "t": k._ref()}
     raise TypeError(f"unsupported index {k!r}")
 
 
 def _operand(x):
     if isinstance(x, NkiTensor):
-        return {"v": x._v}
+        return x._ref()
     if isinstance(x, bool):
         return {"s": float(x), "int": True}
     if isinstance(x, int):

@@ -127,8 +127,7 @@ class NeuronCodegen:
 
     def close_loop(self, loop_region, alloc_region):
         if self._live() and loop_region >= 0:
-            _core.pop_scope(alloc_region, False)
-            _core.pop_scope(loop_region, False)
+            _core.pop_loop(loop_region, alloc_region)
 
     # --- trace side ------------------------------------------------------------------------
     @contextmanager

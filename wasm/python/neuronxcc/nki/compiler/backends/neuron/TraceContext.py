@@ -41,10 +41,11 @@ class StmtScope(_TraceScope):
 class TraceOptions:
     """What a trace is opened with."""
 
-    def __init__(self, kernel_name, grid=(), loc=None):
+    def __init__(self, kernel_name, grid=(), loc=None, params=None):
         self.kernel_name = kernel_name
         self.grid = tuple(grid)
         self.loc = loc  # [file, line, col] of the kernel's def
+        self.params = params  # [{"name", "shape", "dtype", "mutable"}]: open the kernel too
 
 
 class TraceContext:
@@ -52,23 +53,31 @@ class TraceContext:
 
     @classmethod
     def new_ctx(cls, opts):
-        """Opens a trace in the core and installs its codegen context in the cell."""
+        """Opens a trace in the core and installs its codegen context in the cell. With
+        ``opts.params`` the core also declares the parameters and opens the KernelScope (one
+        boundary call); the reply is kept as ``ctx.opened``."""
         from .KernelBuilder import NeuronCodegen
         import json
-        _core.new_ctx(json.dumps({"kernel": opts.kernel_name, "grid": list(opts.grid),
-                                  "loc": opts.loc}))
-        cls.global_ctx = NeuronCodegen(opts)
-        return cls.global_ctx
+        request = {"kernel": opts.kernel_name, "grid": list(opts.grid), "loc": opts.loc}
+        if opts.params is not None:
+            request["params"] = opts.params
+        reply = _core.new_ctx(json.dumps(request))
+        ctx = NeuronCodegen(opts)
+        ctx.opened = json.loads(reply)
+        cls.global_ctx = ctx
+        return ctx
 
     @classmethod
-    def finalize_kernel(cls):
+    def finalize_kernel(cls, end=None):
         """Ends the active trace (the cell is cleared on success and on failure) and returns
-        the core's trace handle."""
+        the core's trace handle. ``end`` ({"values", "region", "loc"}) closes the KernelScope
+        opened by new_ctx and records the outputs in the same call."""
+        import json
         ctx = cls.global_ctx
         cls.global_ctx = None
         if ctx is not None:
             ctx._closed = True
-        return _core.finalize_kernel()
+        return _core.finalize_kernel(json.dumps(end) if end else "")
 
     @classmethod
     def abandon(cls):
