@@ -1,7 +1,10 @@
-"""NKI's dtypes as trace-time objects, and normalisation of dtype spellings.
+"""NKI's dtypes, and normalisation of dtype spellings.
 
-``nl.float32`` and friends are ``DType`` objects; NumPy dtypes and scalar types (``np.float32``,
-``np.dtype('float16')``) and plain strings are accepted wherever a dtype is.
+As in NKI, the standard types are NumPy's own (``nl.float32 is np.float32``, with the real numpy
+or nki-playground's trace-time fallback), so harness code can write
+``np.zeros(shape, dtype=nl.float32)``. Types NumPy lacks (bfloat16, float8, tfloat32) are
+``DType`` objects. Any spelling — NumPy types and dtypes, ``DType``, strings — is accepted
+wherever a dtype is.
 """
 
 
@@ -59,16 +62,42 @@ def name_of(dtype):
         return dtype.name
     if isinstance(dtype, str):
         return _ALIASES.get(dtype, dtype)
-    name = getattr(dtype, "name", None)  # np.dtype
-    if not isinstance(name, str):
+    if isinstance(dtype, type):
         name = getattr(dtype, "__name__", None)  # np.float32 (a type)
+    else:
+        name = getattr(dtype, "name", None)  # np.dtype
     if isinstance(name, str):
         return _ALIASES.get(name, name)
     raise TypeError(f"not a dtype: {dtype!r}")
 
 
 def lookup(name):
-    return _ALL.get(name)
+    """The object ``nl.<name>`` is (a NumPy type for the standard dtypes)."""
+    return _PUBLIC.get(name) or _ALL.get(name)
+
+
+def _numpy_types():
+    from ._numpy_compat import ensure_numpy
+    np = ensure_numpy()
+    public = {}
+    for name in ("uint8", "int8", "uint16", "int16", "uint32", "int32", "float16", "float32",
+                 "bool_"):
+        t = getattr(np, name, None)
+        if t is not None:
+            public[name] = t
+    return public
+
+
+_PUBLIC = _numpy_types()
+bool_ = _PUBLIC.get("bool_", bool_)
+uint8 = _PUBLIC.get("uint8", uint8)
+int8 = _PUBLIC.get("int8", int8)
+uint16 = _PUBLIC.get("uint16", uint16)
+int16 = _PUBLIC.get("int16", int16)
+uint32 = _PUBLIC.get("uint32", uint32)
+int32 = _PUBLIC.get("int32", int32)
+float16 = _PUBLIC.get("float16", float16)
+float32 = _PUBLIC.get("float32", float32)
 
 
 def itemsize(dtype):

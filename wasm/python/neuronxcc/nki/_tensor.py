@@ -75,7 +75,7 @@ class NkiTensor:
 
     def __repr__(self):
         shape = ", ".join(str(s) for s in self.shape)
-        return f"{self.dtype} {self.name}[{shape}] ({self.buffer})"
+        return f"{_dtypes.name_of(self.dtype)} {self.name}[{shape}] ({self.buffer})"
 
     def __len__(self):
         return self.shape[0]
