@@ -45,8 +45,10 @@ def attr_value(v):
         return [attr_value(x) for x in v]
     if isinstance(v, _dtypes.DType):
         return v.name
-    if isinstance(v, IndexExpr) and not v.terms:
-        return v.c
+    if isinstance(v, IndexExpr):  # constants as ints; affine expressions (iota, loop indices)
+        return v.to_json() if v.terms else v.c
+    if isinstance(v, Predicate):  # affine_select's pred
+        return v.to_json()
     value = getattr(v, "value", None)  # enum members
     if isinstance(value, (int, str)) and not callable(v):
         return value
