@@ -53,7 +53,11 @@ def error_location(exc):
 
 
 def format_exception(exc):
-    """The text a user sees for an exception that ended their script."""
+    """The text a user sees for an exception that ended their script. Set the environment
+    variable NKI_PLAYGROUND_TRACEBACK=1 to see every frame, this package's included."""
+    import os
+    if os.environ.get("NKI_PLAYGROUND_TRACEBACK"):
+        return "".join(traceback.format_exception(exc))
     if isinstance(exc, NkiInternalError) or _is_our_bug(exc):
         return ("internal error in nki-playground (please report it): "
                 + "".join(traceback.format_exception(exc)))
@@ -76,10 +80,14 @@ def format_exception(exc):
     return "".join(out)
 
 
+# Exceptions that, raised by this package's own code, can only mean a bug in it. Everything
+# else it raises is a deliberate, user-facing refusal (bad argument types, unsupported numpy
+# names, ...) and is reported at the user's line like any NKI diagnostic.
+_BUG_CLASSES = (AssertionError, NameError, UnboundLocalError, RecursionError, SystemError)
+
+
 def _is_our_bug(exc):
-    """An exception raised by our own code that is not an NKI diagnostic or a deliberate
-    refusal: its innermost frame is ours and its class is not one we raise for users."""
-    if getattr(exc, "nki_kind", None) or isinstance(exc, (NotImplementedError, SyntaxError)):
+    if getattr(exc, "nki_kind", None):
         return False
     tb = exc.__traceback__
     last = None
@@ -88,5 +96,4 @@ def _is_our_bug(exc):
         tb = tb.tb_next
     if last is None or not _loc.is_internal(last.tb_frame.f_code.co_filename):
         return False
-    # Deliberate user-facing errors from the surface carry these classes.
-    return not isinstance(exc, (TypeError, ValueError, IndexError, RuntimeError, KeyError))
+    return isinstance(exc, _BUG_CLASSES)
