@@ -3,7 +3,7 @@
 //
 //   node scripts/bench.mjs [--runs N] [--boots N] [--no-write]
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import { dirname, sep } from "node:path";
@@ -91,7 +91,21 @@ for (let i = 0; i < runs + 3; i++) {
 }
 const irLines = runtime.runSource(source, { filename: "tensor_add.py" }).traces.reduce((n, t) => n + t.records.length, 0);
 
-// 3. Sizes.
+// 3. Trace time of every example kernel against the null backend, and boundary calls per
+//    instruction (scripts/bench_trace.py, run inside the same runtime).
+const kernelFiles = readdirSync(`${ROOT}kernels`).filter((f) => f.endsWith(".py")).sort();
+scriptOut = "";
+const cwd = process.cwd();
+process.chdir(ROOT);
+const benchRun = runtime.runFile("scripts/bench_trace.py", [String(runs), ...kernelFiles.map((f) => `kernels/${f}`)]);
+process.chdir(cwd);
+if (benchRun.exitCode !== 0) throw new Error(`bench_trace.py failed:\n${scriptOut}`);
+const perKernel = scriptOut
+  .split("\n")
+  .filter((l) => l.startsWith("{"))
+  .map((l) => JSON.parse(l));
+
+// 4. Sizes.
 const wasm = readFileSync(WASM);
 const mjs = readFileSync(CORE_MJS);
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
@@ -120,7 +134,30 @@ const osName = (() => {
 const machine = `${osName}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.versions.node}, Pyodide ${pyodideVersion}`;
 const date = new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
-const table = ["| measure | value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
+const ratio = (k) => k.full_ms / k.floor_ms;
+const kernelRows = perKernel.map((k) => [
+  `\`${k.kernel}\` (${k.file.replace("kernels/", "")})`,
+  String(k.instructions),
+  fmtMs(k.full_ms),
+  fmtMs(k.floor_ms),
+  `${ratio(k).toFixed(2)}×`,
+  (k.core_calls / k.instructions).toFixed(2),
+]);
+const totalCalls = perKernel.reduce((n, k) => n + k.core_calls, 0);
+const totalInsts = perKernel.reduce((n, k) => n + k.instructions, 0);
+const worstRatio = Math.max(...perKernel.map(ratio));
+const table = [
+  "| measure | value |",
+  "|---|---|",
+  ...rows.map(([k, v]) => `| ${k} | ${v} |`),
+  "",
+  `Trace time per example kernel (warm, median of ${runs}), against the null backend, and boundary calls:`,
+  "",
+  "| kernel | instructions | trace | null backend (floor) | trace / floor (target ≤ 3×) | core calls per instruction (target ≤ 2) |",
+  "|---|---|---|---|---|---|",
+  ...kernelRows.map((r) => `| ${r.join(" | ")} |`),
+  `| **all kernels** | ${totalInsts} | | | worst ${worstRatio.toFixed(2)}× | ${(totalCalls / totalInsts).toFixed(2)} |`,
+].join("\n");
 const section = `${START}\n## Latest run\n\n${date} — ${machine}\n\n${table}\n${END}`;
 console.log(`\n${table}\n\n${machine}`);
 
@@ -137,6 +174,12 @@ machine it runs on, so compare figures within a run rather than across machines.
   bare boot is what the project adds on top of Pyodide.
 - **Trace**: \`runSource\` of \`kernels/tensor_add.py\` in an already-warm runtime (parse, trace,
   print, JSON hand-off to JS), wall time per run; median over the runs after 3 warm-ups.
+- **Trace per kernel**: each script in \`kernels/\` is run once with the tracer hooked to capture
+  its traces; each trace is then repeated (after 30 warm-up runs, so V8 has tiered the wasm up)
+  with the real core and with a *null backend* that replays the core's recorded replies without
+  doing any work. The null backend is the floor: the same Python front end, JSON encoding and
+  decoding, but no core. **Core calls per instruction** counts every Python→core call of one
+  trace (opening, ops, scopes, closing) over the instructions the kernel emits.
 - **Module size**: the wasm core as built (\`build/wasm\`), raw and gzip level 9 (zlib), i.e.
   roughly what a browser downloads.
 
