@@ -94,6 +94,11 @@ void require_visible(const NeuronCodegen& cg, ValueId v) {
   if (home_id == kNone) return;
   for (RegionId r = cg.cur_scope(); r != kNone; r = k.region(r).parent)
     if (r == home_id) return;
+  // A loop body's AllocationScope is reported as its loop.
+  if (k.region(home_id).kind == RegionKind::AllocationScope &&
+      k.region(home_id).parent != kNone &&
+      k.region(k.region(home_id).parent).kind == RegionKind::LoopScope)
+    home_id = k.region(home_id).parent;
   const Region& home = k.region(home_id);
   std::string where = std::string(region_kind_name(home.kind));
   if (home.loc.known()) where += " at " + home.loc.short_str();

@@ -178,6 +178,10 @@ std::string open_trace(const Json& opts) {
     w.key("region").value(cg.kernel_scope(o.kernel_name).release());
     w.key("grid_rank").value(static_cast<int64_t>(o.grid.size())).end_object();
     return w.take();
+  } catch (sema::NkiError& e) {
+    e.set_loc_if_unknown(o.loc);
+    trace::TraceContext::abandon();
+    throw;
   } catch (...) {
     trace::TraceContext::abandon();
     throw;
@@ -194,6 +198,10 @@ std::unique_ptr<ir::Kernel> close_trace(const Json& end) {
       set_outputs(cg, vs);
       cg.pop_scope(static_cast<ir::RegionId>(end["region"].integer()));
       cg.exit_trace_scope(trace::TraceScopeKind::KernelScope);
+    } catch (sema::NkiError& e) {
+      e.set_loc_if_unknown(cg.builder.loc());
+      trace::TraceContext::abandon();
+      throw;
     } catch (...) {
       trace::TraceContext::abandon();
       throw;

@@ -52,7 +52,7 @@ class _While:
         if isinstance(value, RuntimeScalar) and value.tile is not None:
             value = ScalarCondition(value, "!=", 0.0)
         if not isinstance(value, ScalarCondition):
-            _core.raise_diagnostic("err_do_while_condition", self.name)
+            _core.raise_diagnostic("err_do_while_condition", self.name, loc=self.loc)
         self.ctx.builder.op({"op": "while_cond", "region": self.region,
                              "scalar": value.scalar.tile._ref(), "cmp": value.op, "rhs": value.rhs,
                              "loc": self.loc})
@@ -79,14 +79,16 @@ class Runtime:
         if value is True or value is False:
             return value
         if isinstance(value, Predicate):
+            if any(l.is_arange or r.is_arange for l, _, r in value.terms):
+                _core.raise_diagnostic("err_control_flow_condition_depending_on_arange", loc=loc)
             return value
         if isinstance(value, (NkiTensor, RuntimeScalar, ScalarCondition)):
-            _core.raise_diagnostic("err_dynamic_control_flow_not_supported")
+            _core.raise_diagnostic("err_dynamic_control_flow_not_supported", loc=loc)
         if isinstance(value, IndexExpr):
             if value.is_arange:
-                _core.raise_diagnostic("err_control_flow_condition_depending_on_arange")
+                _core.raise_diagnostic("err_control_flow_condition_depending_on_arange", loc=loc)
             if value.terms:
-                _core.raise_diagnostic("err_predicate_truth_value")
+                _core.raise_diagnostic("err_predicate_truth_value", loc=loc)
             return bool(value.c)
         return bool(value)
 
@@ -100,19 +102,20 @@ class Runtime:
         return TraceContext.global_ctx.if_scope(predicate.to_json(), is_else=True, loc=list(loc))
 
     # --- while ---------------------------------------------------------------------------------
-    def while_(self, value, loc, name):
+    def while_(self, value, loc, name, test_loc):
         if isinstance(value, NkiTensor):
-            _core.raise_diagnostic("err_dynamic_control_flow_not_supported")
+            _core.raise_diagnostic("err_dynamic_control_flow_not_supported", loc=test_loc)
         if isinstance(value, ScalarCondition) or (isinstance(value, RuntimeScalar)
                                                   and value.tile is not None):
-            _core.raise_diagnostic("err_while_loop_requires_unconditional_entry")
+            _core.raise_diagnostic("err_while_loop_requires_unconditional_entry", loc=test_loc)
         if isinstance(value, RuntimeScalar):
             if not value.const or name is None:
-                _core.raise_diagnostic("err_while_loop_requires_unconditional_entry")
+                _core.raise_diagnostic("err_while_loop_requires_unconditional_entry",
+                                       loc=test_loc)
             return _While(TraceContext.global_ctx, name, list(loc))
         if isinstance(value, (Predicate, IndexExpr)) and not (
                 isinstance(value, IndexExpr) and not value.terms):
-            _core.raise_diagnostic("err_predicate_truth_value")
+            _core.raise_diagnostic("err_predicate_truth_value", loc=test_loc)
         return None  # a Python loop
 
     # --- for -----------------------------------------------------------------------------------

@@ -57,10 +57,16 @@ def _wrap(fn):
     return call
 
 
-def raise_diagnostic(name, *args):
+def raise_diagnostic(name, *args, loc=None):
     """Raises the core's diagnostic ``name`` (an err_* of core/sema) — every message text lives
-    in the core, also for errors the Python surface detects itself."""
-    _raise_diagnostic(name, json.dumps([str(a) for a in args]))
+    in the core, also for errors the Python surface detects itself. ``loc`` ([file, line, col])
+    says where in the user's code it points (default: the user's innermost frame)."""
+    try:
+        _raise_diagnostic(name, json.dumps([str(a) for a in args]))
+    except Exception as e:
+        if loc:
+            e.nki_loc = tuple(loc)
+        raise
     raise NkiInternalError(f"diagnostic {name} did not raise")
 
 

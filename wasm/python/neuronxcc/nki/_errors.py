@@ -5,15 +5,25 @@ A bug in nki-playground itself is reported as an internal error with the full tr
 import linecache
 import traceback
 
+import os
+
 from . import _loc
 from ._core import NkiInternalError
+
+_STDLIB_DIR = os.path.dirname(os.__file__)
+
+
+def _is_library(filename):
+    """This package's files and the standard library's (contextlib frames of our scopes)."""
+    return (_loc.is_internal(filename) or filename.startswith(_STDLIB_DIR)
+            or "/python3" in filename or filename.startswith("<frozen"))
 
 
 def _user_frames(tb):
     frames = []
     while tb is not None:
         f = tb.tb_frame
-        if not _loc.is_internal(f.f_code.co_filename):
+        if not _is_library(f.f_code.co_filename):
             frames.append((f, tb.tb_lasti))
         tb = tb.tb_next
     return frames

@@ -114,7 +114,7 @@ class _Rewriter(ast.NodeTransformer):
         test = self.visit(node.test)
         assign = ast.copy_location(ast.Assign(
             targets=[ast.Name(id=c, ctx=ast.Store())],
-            value=self._rt("cond", [test, self._loc(node)], node)), node)
+            value=self._rt("cond", [test, self._loc(node.test)], node)), node)
         python_if = ast.copy_location(ast.If(test=ast.Name(id=c, ctx=ast.Load()),
                                              body=self.body(node.body),
                                              orelse=self.body(node.orelse)), node)
@@ -141,7 +141,8 @@ class _Rewriter(ast.NodeTransformer):
         begin = ast.copy_location(ast.Assign(
             targets=[ast.Name(id=w, ctx=ast.Store())],
             value=self._rt("while_", [self.visit(node.test), self._loc(node),
-                                      ast.Constant(value=name)], node)), node)
+                                      ast.Constant(value=name), self._loc(node.test)],
+                           node)), node)
         python_while = ast.copy_location(ast.While(test=self.visit(original_test),
                                                    body=self.body(node.body),
                                                    orelse=self.body(node.orelse)), node)
