@@ -241,6 +241,11 @@ void err_do_while_condition(const std::string& name) {
                      " = scalar(t) < 10`) as the last statement of its body");
 }
 
+void err_nki_param_not_hashable(const std::string& name, const std::string& type) {
+  throw NkiError("ValueError", "Expected kernel parameter '" + name +
+                                   "' to be hashable, but got type " + type);
+}
+
 void raise_by_name(const std::string& name, const std::vector<std::string>& a) {
   auto arg = [&](size_t i) { return i < a.size() ? a[i] : std::string(); };
   if (name == "err_nki_api_outside_of_nki_kernel") err_nki_api_outside_of_nki_kernel();
@@ -259,6 +264,7 @@ void raise_by_name(const std::string& name, const std::vector<std::string>& a) {
   if (name == "err_annotation_shape_mismatch") err_annotation_shape_mismatch(arg(0), arg(1));
   if (name == "err_not_supported_yet") err_not_supported_yet(arg(0));
   if (name == "err_predicate_truth_value") err_predicate_truth_value();
+  if (name == "err_nki_param_not_hashable") err_nki_param_not_hashable(arg(0), arg(1));
   if (name == "err_program_id_axis") err_program_id_axis(std::atoll(arg(0).c_str()), std::atoll(arg(1).c_str()));
   if (name == "err_do_while_condition") err_do_while_condition(arg(0));
   if (name == "err_local_variable_used_out_of_scope")

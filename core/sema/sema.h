@@ -78,6 +78,7 @@ class InternalError : public std::logic_error {
 [[noreturn]] void err_cannot_assign_to_index();
 [[noreturn]] void err_not_supported_yet(const std::string& api);
 [[noreturn]] void err_predicate_truth_value();
+[[noreturn]] void err_nki_param_not_hashable(const std::string& name, const std::string& type);
 [[noreturn]] void err_do_while_condition(const std::string& name);
 /// The lone non-fatal diagnostic (a DeprecationWarning).
 std::string warn_block_dimension_is_deprecated(const std::string& tensor);

@@ -5,7 +5,9 @@ addition: NKI has no public way to see its IR) traces one and returns the IR.
 """
 from ._numpy_compat import ensure_numpy as _ensure_numpy
 _ensure_numpy()  # `import numpy` works from here on: the real NumPy, else the fallback
-from ._kernel import jit, trace_kernel, Kernel, GriddedKernel, Trace  # noqa: F401
+from ._kernel import (jit, trace_kernel, Kernel, GriddedKernel, Trace,  # noqa: F401
+                      baremetal, benchmark, profile, simulate_kernel)
 from . import language, isa, typing, compiler  # noqa: F401
 
-__all__ = ["jit", "trace_kernel", "language", "isa", "typing", "compiler"]
+__all__ = ["jit", "trace_kernel", "simulate_kernel", "baremetal", "benchmark", "profile",
+           "language", "isa", "typing", "compiler"]

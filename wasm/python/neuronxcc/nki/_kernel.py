@@ -98,8 +98,16 @@ def _def_loc(func):
     return [code.co_filename, line, 1]
 
 
-def trace(func, grid, args, kwargs):
-    """Traces ``func`` on ``args`` (arrays or nt.tensor placeholders) over ``grid``."""
+def trace(func, grid, args, kwargs, options=None):
+    """Traces ``func`` on ``args`` (arrays or nt.tensor placeholders) over ``grid``.
+
+    Args:
+      func: the kernel function.
+      grid: the SPMD launch grid (a tuple of ints; () for a plain call).
+      args, kwargs: the kernel's arguments.
+      options: the kernel's ``nki.jit`` options (``platform_target``, ...).
+    """
+    options = options or {}
     if nki_ctx_or_none() is not None:
         _core.raise_diagnostic("err_nested_kernel_with_spmd_grid", func.__name__,
                                ",".join(str(g) for g in grid))
@@ -119,7 +127,13 @@ def trace(func, grid, args, kwargs):
                            "mutable": is_mutable_annotation(annotation) or (
                                isinstance(value, TensorType) and value.mutable)})
             tensor_names.append(pname)
-    opts = TraceOptions(name, grid, _def_loc(func), params)
+        else:
+            try:
+                hash(value)
+            except TypeError:
+                _core.raise_diagnostic("err_nki_param_not_hashable", pname, type(value).__name__)
+    opts = TraceOptions(name, grid, _def_loc(func), params,
+                        platform_target=options.get("platform_target"))
     ctx = TraceContext.new_ctx(opts)
     finalized = False
     try:
@@ -173,11 +187,14 @@ def _rebind(sig, values):
 
 
 class GriddedKernel:
-    """``kernel[g0, g1, ...]``: a kernel launched over an SPMD grid."""
+    """``kernel[g0, g1, ...]``: a kernel launched over an SPMD grid. ``grid`` holds each
+    dimension's size; ``cores`` how many NeuronCores each dimension is sharded over
+    (``nl.nc(2)``, ``nl.spmd_dim(4, nl.nc(2))``)."""
 
-    def __init__(self, kernel, grid):
+    def __init__(self, kernel, grid, cores=None):
         self.kernel = kernel
         self.grid = grid
+        self.cores = cores or (1,) * len(grid)
 
     def __call__(self, *args, **kwargs):
         return self.kernel._run(self.grid, args, kwargs)
@@ -198,12 +215,11 @@ class Kernel:
         self.__wrapped__ = func
 
     def __getitem__(self, grid):
+        from .language import _grid_dim
         if not isinstance(grid, tuple):
             grid = (grid,)
-        for g in grid:
-            if isinstance(g, bool) or not isinstance(g, int) or g < 1:
-                raise ValueError(f"SPMD grid dimensions must be positive integers, got {grid}")
-        return GriddedKernel(self, grid)
+        sizes, cores = zip(*(_grid_dim(g) for g in grid)) if grid else ((), ())
+        return GriddedKernel(self, tuple(sizes), tuple(cores))
 
     def __call__(self, *args, **kwargs):
         if nki_ctx_or_none() is not None:
@@ -213,7 +229,7 @@ class Kernel:
         return self._run((), args, kwargs)
 
     def _run(self, grid, args, kwargs):
-        trace(self.func, grid, args, kwargs)
+        trace(self.func, grid, args, kwargs, self.options)
         raise NotImplementedError(
             "not supported in nki-playground yet: running a kernel on data (simulation). "
             f"The kernel '{self.func.__name__}' was traced; use nki.trace_kernel(...) to get "
@@ -245,4 +261,32 @@ def trace_kernel(kernel, *args, **kwargs):
     func = kernel.func if isinstance(kernel, Kernel) else kernel
     if not callable(func):
         raise TypeError(f"trace_kernel expects a kernel, got {type(kernel).__name__}")
-    return trace(func, grid, args, kwargs)
+    options = kernel.options if isinstance(kernel, Kernel) else {}
+    return trace(func, grid, args, kwargs, options)
+
+
+def _decorator(mode):
+    def decorate(func=None, **options):
+        if func is None:
+            return lambda f: Kernel(f, mode=mode, **options)
+        return Kernel(func, mode=mode, **options)
+    decorate.__name__ = mode
+    decorate.__doc__ = (f"``@nki.{mode}``: on a Neuron device this would {mode} the kernel; "
+                        "nki-playground traces it (running it needs the simulator).")
+    return decorate
+
+
+baremetal = _decorator("baremetal")
+benchmark = _decorator("benchmark")
+profile = _decorator("profile")
+
+
+def simulate_kernel(kernel, *args, **kwargs):
+    """Runs a kernel on the CPU simulator (``nki.simulate_kernel``)."""
+    grid = ()
+    if isinstance(kernel, GriddedKernel):
+        grid, kernel = kernel.grid, kernel.kernel
+    func = kernel.func if isinstance(kernel, Kernel) else kernel
+    trace(func, grid, args, kwargs, kernel.options if isinstance(kernel, Kernel) else {})
+    _core.raise_diagnostic("err_not_supported_yet",
+                           "running kernels on data (nki.simulate_kernel); the kernel was traced")

@@ -129,6 +129,52 @@ def program_id(axis):
     return IndexExpr(0, {("P", axis): 1}) if rank else IndexExpr(0)
 
 
+class nc:
+    """``nl.nc(n)``: a launch-grid dimension distributed over ``n`` physical NeuronCores
+    (``kernel[nl.nc(2), 2]``); ``nl.nc(2) * 2`` is a dimension of 4 instances over 2 cores."""
+
+    def __init__(self, n):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"nl.nc takes a positive number of NeuronCores, got {n!r}")
+        self.n = n
+
+    def __mul__(self, k):
+        return spmd_dim(self.n * k, self)
+
+    __rmul__ = __mul__
+
+    def __repr__(self):
+        return f"nl.nc({self.n})"
+
+
+class spmd_dim:
+    """``nl.spmd_dim(size, nl.nc(n))``: a launch-grid dimension of ``size`` instances sharded
+    over ``n`` NeuronCores."""
+
+    def __init__(self, size, cores):
+        if not isinstance(cores, nc):
+            raise TypeError("nl.spmd_dim(size, nl.nc(n)): the second argument is nl.nc(n)")
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"spmd_dim size must be a positive integer, got {size!r}")
+        if size % cores.n:
+            raise ValueError(f"spmd_dim size {size} is not a multiple of its {cores.n} cores")
+        self.size, self.cores = size, cores
+
+    def __repr__(self):
+        return f"nl.spmd_dim({self.size}, {self.cores!r})"
+
+
+def _grid_dim(g):
+    """(size, cores) of one launch-grid dimension."""
+    if isinstance(g, nc):
+        return g.n, g.n
+    if isinstance(g, spmd_dim):
+        return g.size, g.cores.n
+    if isinstance(g, bool) or not isinstance(g, int) or g < 1:
+        raise ValueError(f"SPMD grid dimensions must be positive integers, got {g!r}")
+    return g, 1
+
+
 def num_programs(axes=None):
     """The number of SPMD instances along ``axes`` (all axes when None)."""
     grid = nki_ctx().opts.grid or (1,)

@@ -41,9 +41,10 @@ class StmtScope(_TraceScope):
 class TraceOptions:
     """What a trace is opened with."""
 
-    def __init__(self, kernel_name, grid=(), loc=None, params=None):
+    def __init__(self, kernel_name, grid=(), loc=None, params=None, platform_target=None):
         self.kernel_name = kernel_name
         self.grid = tuple(grid)
+        self.platform_target = platform_target  # "trn1" (default), "trn2", ...
         self.loc = loc  # [file, line, col] of the kernel's def
         self.params = params  # [{"name", "shape", "dtype", "mutable"}]: open the kernel too
 
