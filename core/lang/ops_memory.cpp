@@ -3,6 +3,7 @@
 
 #include "lang/call.h"
 #include "lang/common.h"
+#include "lang/movement.h"
 #include "lang/ops.h"
 #include "lang/promotion.h"
 #include "sema/sema.h"
@@ -75,6 +76,7 @@ ValueId ndarray(NeuronCodegen& cg, const std::string& name, std::vector<int64_t>
       partition_dim = 0;
     std::vector<int64_t> tile(shape.begin() + partition_dim, shape.end());
     check_tile(shown, tile);
+    if (buffer == Buffer::Psum) check_psum_tensor(shown, shape, partition_dim, dtype);
     if (partition_dim > 0)
       cg.warn("DeprecationWarning", sema::warn_block_dimension_is_deprecated(
                                         sema::describe(shown, shape)));
@@ -173,6 +175,8 @@ void assign(NeuronCodegen& cg, ValueId dst, const ValueOrScalar& src, const std:
     emit_effect(cg, std::move(in));
     return;
   }
+  // `psum += nc_matmul(...)`, `t[...] = nl.copy(...)`: the op writes the destination itself.
+  if (fold_into_destination(cg, dst, src.value, accumulate)) return;
   const Tensor& st = tensor_of(cg, src.value);
   const auto& ss = shape_of(cg, src.value);
   if (!broadcasts_to(ss, ds) && elements(ss) != elements(ds))

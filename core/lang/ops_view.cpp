@@ -1,6 +1,8 @@
 #include <algorithm>
+#include <optional>
 
 #include "lang/common.h"
+#include "lang/movement.h"
 #include "lang/ops.h"
 #include "sema/sema.h"
 
@@ -34,8 +36,6 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
   size_t consumed = 0;
   for (const auto& it : items_in)
     if (it.kind != IndexItem::Kind::Ellipsis) ++consumed;
-  for (const auto& it : items_in)
-    if (it.kind == IndexItem::Kind::Tile) sema::err_not_supported_yet("indirect indexing with a tile");
   for (const auto& it : items_in) {
     if (it.kind == IndexItem::Kind::Ellipsis) {
       for (size_t k = consumed; k < rank; ++k) items.push_back(full_slice());
@@ -46,6 +46,21 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
   }
   if (items.size() > rank) sema::err_too_many_indices(t.name, items.size(), rank);
   while (items.size() < rank) items.push_back(full_slice());
+
+  // An index tile (indirect indexing) takes part in the subscript as an index of its shape
+  // whose static part is 0; its values are attached to the view afterwards.
+  std::optional<IndirectIndex> indirect;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].kind != IndexItem::Kind::Tile) continue;
+    if (indirect) sema::err_not_supported_yet("more than one index tile in one subscript");
+    std::vector<int64_t> ishape;
+    indirect = indirect_index_item(cg, static_cast<ValueId>(items[i].value), i, ishape);
+    items[i] = IndexItem{};
+    if (!ishape.empty()) {
+      items[i].kind = IndexItem::Kind::Expr;
+      items[i].expr.shape = ishape;
+    }
+  }
 
   bool any_advanced = false, any_slice = false;
   for (const auto& it : items) {
@@ -65,6 +80,7 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
 
   Resolved r;
   r.subst.resize(rank);
+  std::vector<int> indirect_axes;  // view tile axis of each axis of the index tile
   if (any_advanced) {
     // Advanced indexing: index expressions broadcast together (right-aligned, NumPy rules);
     // the tile's leading axes are the broadcast shape, then any unindexed dimensions.
@@ -98,6 +114,9 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
         r.subst[d] = AffineExpr(it.value < 0 ? it.value + base.tile_shape[d] : it.value);
       } else if (it.kind == IndexItem::Kind::Expr) {
         size_t off = bdim - it.expr.shape.size();
+        if (indirect && indirect->item == d)
+          for (size_t k = 0; k < it.expr.shape.size(); ++k)
+            indirect_axes.push_back(static_cast<int>(off + k));
         std::vector<AffineExpr> remap;
         for (size_t k = 0; k < it.expr.shape.size(); ++k)
           remap.push_back(AffineExpr::var({VarKind::TileAxis, static_cast<int>(off + k)}));
@@ -135,7 +154,8 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
           r.tile_shape.push_back(extent);
           break;
         }
-        case IndexItem::Kind::Ellipsis: break;
+        case IndexItem::Kind::Ellipsis:
+        case IndexItem::Kind::Tile: break;  // replaced above
       }
     }
   }
@@ -144,6 +164,11 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
   out.tensor = base.tensor;
   out.tile_shape = r.tile_shape;
   for (const auto& e : base.index) out.index.push_back(e.substitute_tile_axes(r.subst));
+  if (indirect) {
+    attach_indirect(cg, base, out, *indirect, indirect_axes);
+  } else {
+    carry_indirect(base, out, r.subst);
+  }
   return cg.add_value(std::move(out));
 }
 
