@@ -153,6 +153,11 @@ class Runtime:
                 return body(*args, **kwargs)
 
     # --- assignment ----------------------------------------------------------------------------
+    def annotated(self, value, annotation):
+        """``x: nt.tensor[...] = value``: the value's shape is checked against the annotation."""
+        from .language._movement import check_annotation
+        return check_annotation(value, annotation)
+
     def bind(self, name, local_vars, new):
         old = local_vars.get(name)
         if (isinstance(old, NkiTensor) and isinstance(new, NkiTensor) and old._t != new._t

@@ -173,6 +173,13 @@ class _Rewriter(ast.NodeTransformer):
                                            node.value], node.value)
         return node
 
+    def visit_AnnAssign(self, node):
+        # `x: nt.tensor[128, 512] = value`: NKI checks the value's shape against the annotation.
+        if node.value is not None:
+            node.value = self._rt("annotated", [self.visit(node.value),
+                                                copy.deepcopy(node.annotation)], node.value)
+        return node
+
     def generic_visit(self, node):
         # Statements with bodies (with, try, match...) get statement markers inside.
         for field in ("body", "orelse", "finalbody"):

@@ -4,7 +4,7 @@ Indexing makes a view (one core call, no instruction); arithmetic operators call
 as ``nl.add`` & co. Shapes, dtypes and buffers come back from the core with every reply.
 """
 from . import _dtypes, _loc
-from ._index import IndexExpr
+from ._index import IndexExpr, Predicate
 from .compiler.backends.neuron.nki_ctx import nki_ctx
 
 
@@ -83,6 +83,8 @@ class NkiTensor:
     # --- indexing --------------------------------------------------------------------------
     def __getitem__(self, key):
         nki_ctx()
+        if isinstance(key, Predicate):  # operand masking: nl.matmul(x[i_f < 64], y, ...)
+            return self._movement().masked_operand(self, key)
         items = [_index_item(k) for k in (key if isinstance(key, tuple) else (key,))]
         if self._v is None:
             self._reply()  # a view of a view: resolve the inner one first

@@ -77,7 +77,11 @@ def _create(api, shape, dtype, buffer, name, init):
            "name": name or _loc.bound_name(loc), "loc": loc}
     if init is not None:
         req["init"] = init
-    return tensor(ctx.builder.op(req))
+    t = tensor(ctx.builder.op(req))
+    if hasattr(buffer, "_nki_allocation"):  # direct allocation: ncc.sbuf.mod_alloc(...) & co.
+        from ._movement import record_allocation
+        record_allocation(t, buffer, dims, pdim, dtype)
+    return t
 
 
 def ndarray(shape, dtype, *, buffer=None, name="", **kwargs):
