@@ -64,9 +64,15 @@ ValueId decode_value(NeuronCodegen& cg, const Json& j) {
   if (!j.has("v")) throw sema::InternalError("expected a value reference");
   auto v = static_cast<ValueId>(j["v"].integer());
   if (!j.has("items")) return v;
-  std::vector<IndexItem> items;
-  for (const Json& it : j["items"].array()) items.push_back(decode_item(cg, it));
-  return view(cg, v, items);
+  // A lazy view's own diagnostics point at its subscript, not at the op that consumed it.
+  try {
+    std::vector<IndexItem> items;
+    for (const Json& it : j["items"].array()) items.push_back(decode_item(cg, it));
+    return view(cg, v, items);
+  } catch (sema::NkiError& e) {
+    if (j.has("loc")) e.set_loc_if_unknown(decode_loc(j["loc"]));
+    throw;
+  }
 }
 
 ValueOrScalar decode_operand(NeuronCodegen& cg, const Json& j) {

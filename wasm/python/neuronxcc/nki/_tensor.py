@@ -30,7 +30,7 @@ class NkiTensor:
         """How ops name this value in requests."""
         if self._v is not None:
             return {"v": self._v}
-        return {"v": self._base, "items": self._items}
+        return {"v": self._base, "items": self._items, "loc": self._loc}
 
     def _reply(self):
         r = self._r
