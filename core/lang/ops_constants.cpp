@@ -17,11 +17,9 @@ using namespace nki::ir;
 namespace {
 
 bool visible_here(const NeuronCodegen& cg, const Tensor& t) {
-  if (t.region == kNone)
-    return true;
+  if (t.region == kNone) return true;
   for (RegionId r = cg.cur_scope(); r != kNone; r = cg.kernel().region(r).parent)
-    if (r == t.region)
-      return true;
+    if (r == t.region) return true;
   return false;
 }
 
@@ -60,8 +58,7 @@ ValueId handle_shared_constant(NeuronCodegen& cg, const OpCall& c) {
   } else {
     std::string name = c.attr_string("source_dtype", "float32");
     auto parsed = parse_dtype(name);
-    if (!parsed)
-      sema::err_unsupported_dtype(name);
+    if (!parsed) sema::err_unsupported_dtype(name);
     dtype = *parsed;
   }
   return make_constant(cg, "shared_constant", c.name.empty() ? "const" : c.name, shape, dtype,
@@ -76,15 +73,13 @@ ValueId handle_shared_identity_matrix(NeuronCodegen& cg, const OpCall& c) {
   DType dtype = c.dtype.value_or(DType::UInt8);
   // NKI reuses one identity matrix per size and dtype.
   for (const Instruction& in : cg.kernel().instructions()) {
-    if (in.opcode != "shared_identity_matrix" || in.result == kNone)
-      continue;
+    if (in.opcode != "shared_identity_matrix" || in.result == kNone) continue;
     const Tensor& t = cg.kernel().tensor(in.result);
     if (t.dtype == dtype && t.shape == std::vector<int64_t>{n, n} && visible_here(cg, t))
       return cg.add_value(identity_pattern(t));
   }
   std::vector<double> values(static_cast<size_t>(n * n), 0.0);
-  for (int64_t i = 0; i < n; ++i)
-    values[static_cast<size_t>(i * n + i)] = 1.0;
+  for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i * n + i)] = 1.0;
   return make_constant(cg, "shared_identity_matrix", c.name.empty() ? "identity" : c.name, {n, n},
                        dtype, std::move(values));
 }
@@ -94,19 +89,15 @@ ValueId like(NeuronCodegen& cg, const OpCall& c, bool zeros) {
   const Tensor& t = tensor_of(cg, a);
   std::vector<int64_t> shape = shape_of(cg, a);
   int pdim = 0;
-  if (cg.value(a).is_identity(t))
-    pdim = t.partition_dim;
+  if (cg.value(a).is_identity(t)) pdim = t.partition_dim;
   DType dtype = c.dtype.value_or(t.dtype);
   std::string buf = c.attr_string("buffer", "sbuf");
   auto buffer = parse_buffer(buf);
-  if (!buffer)
-    throw sema::NkiError("ValueError", "unknown buffer '" + buf + "'");
+  if (!buffer) throw sema::NkiError("ValueError", "unknown buffer '" + buf + "'");
   std::string name = c.attr_string("tensor_name", "");
-  if (name.empty())
-    name = c.name;
+  if (name.empty()) name = c.name;
   std::optional<double> init;
-  if (zeros)
-    init = 0.0;
+  if (zeros) init = 0.0;
   return ndarray(cg, name, shape, dtype, *buffer, init, zeros ? "zeros" : "ndarray", pdim);
 }
 
@@ -132,21 +123,20 @@ void check_psum_tensor(const std::string& name, const std::vector<int64_t>& shap
 
 void record_allocation(NeuronCodegen& cg, ValueId v, const util::Json& alloc) {
   std::string kind = alloc.get_string("alloc_kind");
-  if (kind.empty() || kind == "auto_alloc")
-    return;
+  if (kind.empty() || kind == "auto_alloc") return;
   Instruction* in = cg.builder.last_inst();
   if (!in || in->result != cg.value(v).tensor)
     throw sema::InternalError("a direct allocation must follow the tensor's creation");
   for (const auto& [key, value] : in->attrs)
-    if (key == "value")
-      sema::err_tensor_creation_on_scratchpad_with_init_value();
+    if (key == "value") sema::err_tensor_creation_on_scratchpad_with_init_value();
   std::string memory = memory_name(cg.kernel().tensor(in->result).memory());
   in->attrs.push_back({"alloc", memory + "." + kind});
-  for (const char* key : {"base_bank", "base_addr", "base_partition"})
-    if (alloc.has(key) && alloc[key].is_number())
+  // What was given: addresses (base_partition when not 0) and non-empty tile counts.
+  for (std::string key : {"base_bank", "base_addr", "base_partition"})
+    if (alloc[key].is_number() && (key != "base_partition" || alloc[key].integer() != 0))
       in->attrs.push_back({key, alloc[key].integer()});
   for (const char* key : {"num_bank_tiles", "num_par_tiles", "num_free_tiles", "tiles"})
-    if (alloc.has(key) && alloc[key].is_array())
+    if (alloc[key].is_array() && alloc[key].size() > 0)
       in->attrs.push_back({key, alloc[key].int_list()});
 }
 

@@ -14,8 +14,7 @@ IndirectIndex indirect_index_item(const NeuronCodegen& cg, ValueId tile, size_t 
                                   std::vector<int64_t>& shape) {
   require_visible(cg, tile);
   const Tensor& t = tensor_of(cg, tile);
-  if (t.memory() != Memory::SBUF)
-    sema::err_indirect_indices_sbuf();
+  if (t.memory() != Memory::SBUF) sema::err_indirect_indices_sbuf();
   IndirectIndex ind;
   ind.index = cg.value(tile);
   ind.item = item;
@@ -24,10 +23,8 @@ IndirectIndex indirect_index_item(const NeuronCodegen& cg, ValueId tile, size_t 
   shape = ind.index.tile_shape;
   // A single element (`idx[0, i]`) is a scalar index; a 1-d view of a tile runs along its
   // partitions.
-  if (elements(shape) == 1)
-    shape.clear();
-  if (shape.size() == 1)
-    shape.push_back(1);
+  if (elements(shape) == 1) shape.clear();
+  if (shape.size() == 1) shape.push_back(1);
   return ind;
 }
 
@@ -42,14 +39,12 @@ void attach_indirect(const NeuronCodegen& cg, const AccessPattern& base, AccessP
   int dim = -1;
   for (size_t e = 0; e < base.index.size(); ++e) {
     int64_t c = base.index[e].coeff_of(axis);
-    if (c == 0)
-      continue;
+    if (c == 0) continue;
     if (c != 1 || dim >= 0)
       sema::err_not_supported_yet("an indirect index on a strided or reshaped view");
     dim = static_cast<int>(e);
   }
-  if (dim < 0)
-    sema::err_not_supported_yet("an indirect index on a broadcast view");
+  if (dim < 0) sema::err_not_supported_yet("an indirect index on a broadcast view");
 
   // The index tile's own axes, re-expressed as axes of the view's tile.
   const std::vector<int64_t> own = ind.index.tile_shape;
@@ -63,8 +58,7 @@ void attach_indirect(const NeuronCodegen& cg, const AccessPattern& base, AccessP
     }
   }
   auto idx = std::make_shared<AccessPattern>(ind.index);
-  for (auto& e : idx->index)
-    e = e.substitute_tile_axes(remap);
+  for (auto& e : idx->index) e = e.substitute_tile_axes(remap);
   idx->tile_shape = out.tile_shape;
 
   if (t.memory() == Memory::HBM) {
@@ -72,14 +66,11 @@ void attach_indirect(const NeuronCodegen& cg, const AccessPattern& base, AccessP
     // must address the dimension that carries the partitions (or one before it).
     for (const auto& e : idx->index)
       for (const auto& [v, c] : e.terms())
-        if (v.kind == VarKind::TileAxis && v.id > 0)
-          sema::err_indirect_indices_free_dim();
+        if (v.kind == VarKind::TileAxis && v.id > 0) sema::err_indirect_indices_free_dim();
     for (size_t e = 0; e < out.index.size(); ++e) {
-      if (static_cast<int>(e) == dim)
-        continue;
+      if (static_cast<int>(e) == dim) continue;
       if (out.index[e].coeff_of({VarKind::TileAxis, 0}) != 0) {
-        if (static_cast<int>(e) < dim)
-          sema::err_indirect_indices_free_dim();
+        if (static_cast<int>(e) < dim) sema::err_indirect_indices_free_dim();
         break;
       }
     }
@@ -93,11 +84,9 @@ void attach_indirect(const NeuronCodegen& cg, const AccessPattern& base, AccessP
 
 void carry_indirect(const AccessPattern& base, AccessPattern& out,
                     const std::vector<AffineExpr>& subst) {
-  if (!base.indirect)
-    return;
+  if (!base.indirect) return;
   auto idx = std::make_shared<AccessPattern>(*base.indirect);
-  for (auto& e : idx->index)
-    e = e.substitute_tile_axes(subst);
+  for (auto& e : idx->index) e = e.substitute_tile_axes(subst);
   idx->tile_shape = out.tile_shape;
   out.indirect = std::move(idx);
   out.indirect_dim = base.indirect_dim;

@@ -81,8 +81,7 @@ struct MatmulSpec {
 
 void add_operand_mask(MatmulSpec& s, const MaskSpec& m, const NeuronCodegen& cg, ValueId v,
                       int from, int to, bool stationary) {
-  if (m.empty())
-    return;
+  if (m.empty()) return;
   size_t rank = shape_of(cg, v).size();
   (stationary ? s.stationary_bounds : s.moving_bounds) = align_mask(m, rank);
   for (const Comparison& t : operand_mask_on_result(m, rank, from, to).terms)
@@ -133,8 +132,7 @@ ValueId emit_matmul(NeuronCodegen& cg, const MatmulSpec& s) {
   in.mask = align_mask(s.mask, out.size());
   if (!s.operand_masks.empty() && (double_row || ms.size() != 2))
     sema::err_not_supported_yet("operand masks on matmul operands with more than one free axis");
-  for (const Comparison& t : s.operand_masks.terms)
-    in.mask.terms.push_back(t);
+  for (const Comparison& t : s.operand_masks.terms) in.mask.terms.push_back(t);
   in.attrs = s.attrs;
   return emit_result(cg, std::move(in), s.name, out, DType::Float32, Buffer::Psum);
 }
@@ -142,8 +140,7 @@ ValueId emit_matmul(NeuronCodegen& cg, const MatmulSpec& s) {
 // tile_position / tile_size: a PE-array tile [rows, cols] at (row, col), multiples of 32.
 void check_pe_tile(const NeuronCodegen& cg, const std::vector<int64_t>& pos,
                    const std::vector<int64_t>& size, ValueId stationary) {
-  if (pos.empty() && size.empty())
-    return;
+  if (pos.empty() && size.empty()) return;
   if (pos.size() != 2 || size.size() != 2)
     sema::err_matmul_pe_tile("both must be given as (row, column) pairs");
   for (int i = 0; i < 2; ++i) {
@@ -168,21 +165,16 @@ ValueId handle_nc_matmul(NeuronCodegen& cg, const OpCall& c) {
   add_operand_mask(s, operand_mask(c, "stationary"), cg, s.stationary, 1, 0, true);
   add_operand_mask(s, operand_mask(c, "moving"), cg, s.moving, 1, 1, false);
   s.perf_mode = c.attr_string("perf_mode", "");
-  if (s.perf_mode == "none")
-    s.perf_mode.clear();
+  if (s.perf_mode == "none") s.perf_mode.clear();
   s.name = c.name;
   for (const char* flag : {"is_stationary_onezero", "is_moving_onezero", "is_transpose"})
-    if (c.attr_bool(flag))
-      s.attrs.push_back({flag, int64_t{1}});
+    if (c.attr_bool(flag)) s.attrs.push_back({flag, int64_t{1}});
   auto pos = c.attr_ints("tile_position");
   auto size = c.attr_ints("tile_size");
   check_pe_tile(cg, pos, size, s.stationary);
-  if (!pos.empty())
-    s.attrs.push_back({"tile_position", pos});
-  if (!size.empty())
-    s.attrs.push_back({"tile_size", size});
-  if (!s.perf_mode.empty())
-    s.attrs.push_back({"perf_mode", s.perf_mode});
+  if (!pos.empty()) s.attrs.push_back({"tile_position", pos});
+  if (!size.empty()) s.attrs.push_back({"tile_size", size});
+  if (!s.perf_mode.empty()) s.attrs.push_back({"perf_mode", s.perf_mode});
   return emit_matmul(cg, s);
 }
 
@@ -192,8 +184,7 @@ ValueId emit_transpose(NeuronCodegen& cg, const std::string& api, ValueId x, Eng
                        const Predicate& mask, const std::string& name) {
   const auto& xs = shape_of(cg, x);
   int64_t limit = engine == Engine::Vector ? 32 : kPmax;
-  if (xs[0] > limit)
-    sema::err_size_of_dimension_exceed_arch_limit(0, described(cg, x), api, limit);
+  if (xs[0] > limit) sema::err_size_of_dimension_exceed_arch_limit(0, described(cg, x), api, limit);
   if (free_size(xs) > limit)
     sema::err_size_of_dimension_exceed_arch_limit(1, described(cg, x), api, limit);
   if (engine == Engine::Tensor) {
@@ -235,8 +226,7 @@ ValueId handle_nc_transpose(NeuronCodegen& cg, const OpCall& c) {
   bool cast = c.dtype && *c.dtype != dtype_of(cg, x);
   ValueId t = emit_transpose(cg, "nc_transpose", x, engine, cast ? Predicate{} : mask,
                              cast ? tmp_name(cg, x, "_T") : c.name);
-  if (!cast)
-    return t;
+  if (!cast) return t;
   return copy_to_sbuf(cg, t, *c.dtype, c.name, mask);
 }
 
@@ -290,7 +280,6 @@ ValueId handle_matmul(NeuronCodegen& cg, const OpCall& c) {
   s.mask = c.mask;
   s.name = c.name;
   s.moving = y;
-  add_operand_mask(s, operand_mask(c, "y"), cg, y, 1, 1, false);
   if (transpose_x) {
     s.stationary = x;
     add_operand_mask(s, operand_mask(c, "x"), cg, x, 1, 0, true);
@@ -298,19 +287,18 @@ ValueId handle_matmul(NeuronCodegen& cg, const OpCall& c) {
     // matmul(x, y) is nc_matmul(transpose(x), y): a TensorE transpose into PSUM, evicted to
     // SBUF for the matmul. A mask on x's rows (axis 0) masks the result's rows.
     Predicate xm = operand_mask_on_result(operand_mask(c, "x"), xs.size(), 0, 0);
-    for (const Comparison& t : xm.terms)
-      s.operand_masks.terms.push_back(t);
+    for (const Comparison& t : xm.terms) s.operand_masks.terms.push_back(t);
     require_matmul_dtype(cg, x, "x", "matmul");
     ValueId t = emit_transpose(cg, "matmul", x, Engine::Tensor, {}, tmp_name(cg, x, "_T_psum"));
     s.stationary = copy_to_sbuf(cg, t, dtype_of(cg, x), tmp_name(cg, x, "_T"));
   }
+  add_operand_mask(s, operand_mask(c, "y"), cg, y, 1, 1, false);
   return emit_matmul(cg, s);
 }
 
 bool attr_is_set(const Instruction& in, const std::string& key) {
   for (const auto& [k, v] : in.attrs)
-    if (k == key)
-      return true;
+    if (k == key) return true;
   return false;
 }
 
@@ -319,26 +307,20 @@ bool attr_is_set(const Instruction& in, const std::string& key) {
 bool fold_into_destination(NeuronCodegen& cg, ValueId dst, ValueId src,
                            const std::string& accumulate) {
   Instruction* in = cg.builder.last_inst();
-  if (!in || in->result == kNone || cg.value(src).tensor != in->result)
-    return false;
+  if (!in || in->result == kNone || cg.value(src).tensor != in->result) return false;
   const Tensor& st = tensor_of(cg, src);
-  if (!cg.value(src).is_identity(st))
-    return false;
+  if (!cg.value(src).is_identity(st)) return false;
   static const char* const kFoldable[] = {"nc_matmul", "nc_transpose", "tensor_copy",
                                           "broadcast_to", "tensor_copy_dynamic_src"};
   if (std::find(std::begin(kFoldable), std::end(kFoldable), in->opcode) == std::end(kFoldable))
     return false;
   const Tensor& dt = tensor_of(cg, dst);
   Memory dm = dt.memory();
-  if (dm == Memory::HBM || shape_of(cg, dst) != shape_of(cg, src))
-    return false;
+  if (dm == Memory::HBM || shape_of(cg, dst) != shape_of(cg, src)) return false;
   bool matmul = in->opcode == "nc_matmul";
-  if (!accumulate.empty() && (accumulate != "add" || !matmul || dm != Memory::PSUM))
-    return false;
-  if (in->engine == Engine::Tensor && dm != Memory::PSUM)
-    return false; // TensorE writes PSUM
-  if (in->engine == Engine::GpSimd && dm == Memory::PSUM)
-    return false;
+  if (!accumulate.empty() && (accumulate != "add" || !matmul || dm != Memory::PSUM)) return false;
+  if (in->engine == Engine::Tensor && dm != Memory::PSUM) return false; // TensorE writes PSUM
+  if (in->engine == Engine::GpSimd && dm == Memory::PSUM) return false;
   if (dm == Memory::PSUM) {
     bool transpose = in->opcode == "nc_transpose" || attr_is_set(*in, "is_transpose");
     bool four_byte = dtype_size(dt.dtype) == 4 && dt.dtype != DType::TFloat32;
@@ -352,8 +334,7 @@ bool fold_into_destination(NeuronCodegen& cg, ValueId dst, ValueId src,
   check_bounds(cg, o.ap, in->mask);
   in->operands.push_back(std::move(o));
   in->result = kNone;
-  if (matmul)
-    in->attrs.push_back({"accumulate", int64_t{accumulate.empty() ? 0 : 1}});
+  if (matmul) in->attrs.push_back({"accumulate", int64_t{accumulate.empty() ? 0 : 1}});
   return true;
 }
 

@@ -23,23 +23,15 @@ Engine engine_attr(const OpCall& c) {
       default: return Engine::None;
     }
   }
-  if (!j.is_string())
-    return Engine::None;
+  if (!j.is_string()) return Engine::None;
   std::string s = j.string();
-  if (s.size() > 7 && s.compare(s.size() - 7, 7, "_engine") == 0)
-    s.resize(s.size() - 7);
-  if (s == "tensor" || s == "pe")
-    return Engine::Tensor;
-  if (s == "vector" || s == "dve")
-    return Engine::Vector;
-  if (s == "scalar" || s == "act" || s == "activation")
-    return Engine::Scalar;
-  if (s == "gpsimd" || s == "pool")
-    return Engine::GpSimd;
-  if (s == "dma")
-    return Engine::Dma;
-  if (s == "sync")
-    return Engine::Sync;
+  if (s.size() > 7 && s.compare(s.size() - 7, 7, "_engine") == 0) s.resize(s.size() - 7);
+  if (s == "tensor" || s == "pe") return Engine::Tensor;
+  if (s == "vector" || s == "dve") return Engine::Vector;
+  if (s == "scalar" || s == "act" || s == "activation") return Engine::Scalar;
+  if (s == "gpsimd" || s == "pool") return Engine::GpSimd;
+  if (s == "dma") return Engine::Dma;
+  if (s == "sync") return Engine::Sync;
   return Engine::None;
 }
 
@@ -51,8 +43,7 @@ namespace {
 
 std::string shape_list(const std::vector<int64_t>& s) {
   std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(s[i]);
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + "]";
 }
 
@@ -65,8 +56,7 @@ void require_hbm_or_sbuf(const NeuronCodegen& cg, ValueId v, const std::string& 
 
 void require_writable(const NeuronCodegen& cg, ValueId v) {
   const Tensor& t = tensor_of(cg, v);
-  if (t.role == TensorRole::Param && !t.mutable_param)
-    sema::err_immutable_parameter(t.name);
+  if (t.role == TensorRole::Param && !t.mutable_param) sema::err_immutable_parameter(t.name);
 }
 
 void require_no_indirect(const NeuronCodegen& cg, ValueId v) {
@@ -79,8 +69,7 @@ void require_no_indirect(const NeuronCodegen& cg, ValueId v) {
 Engine copy_engine(const NeuronCodegen& cg, const OpCall& c, const std::string& api,
                    const std::vector<std::pair<ValueId, std::string>>& operands) {
   Engine e = engine_attr(c);
-  if (e == Engine::None)
-    e = Engine::Vector;
+  if (e == Engine::None) e = Engine::Vector;
   if (e != Engine::Vector && e != Engine::Scalar && e != Engine::GpSimd)
     throw sema::NkiError("ValueError", "'" + api +
                                            "' runs on the Vector, Scalar or GpSimd "
@@ -148,8 +137,7 @@ ValueId handle_dma_copy(NeuronCodegen& cg, const OpCall& c) {
   add_operand(cg, in, "src", src);
   for (const char* key : {"dst_rmw_op", "oob_mode", "dge_mode"}) {
     std::string v = c.attr_string(key);
-    if (!v.empty())
-      in.attrs.push_back({key, v});
+    if (!v.empty()) in.attrs.push_back({key, v});
   }
   emit_effect(cg, std::move(in));
   return -1;
@@ -183,15 +171,13 @@ ValueId handle_dma_transpose(NeuronCodegen& cg, const OpCall& c) {
   if (!axes.empty() && axes != perm)
     sema::err_dma_transpose_axes(shape_list(axes), shape_list(perm));
   std::vector<int64_t> out;
-  for (int64_t a : perm)
-    out.push_back(s[a]);
+  for (int64_t a : perm) out.push_back(s[a]);
   Instruction in = make_inst("dma_transpose", Engine::Dma);
   add_operand(cg, in, "src", src);
   in.mask = align_mask(c.mask, out.size());
   in.attrs.push_back({"axes", perm});
   std::string dge = c.attr_string("dge_mode");
-  if (!dge.empty())
-    in.attrs.push_back({"dge_mode", dge});
+  if (!dge.empty()) in.attrs.push_back({"dge_mode", dge});
   return emit_result(cg, std::move(in), c.name, out, c.dtype.value_or(dtype_of(cg, src)));
 }
 
@@ -217,12 +203,10 @@ ValueId handle_gather_flattened(NeuronCodegen& cg, const OpCall& c) {
 
 ValueId handle_atomic_rmw(NeuronCodegen& cg, const OpCall& c) {
   std::string op = c.attr_string("op", "");
-  if (op != "add")
-    sema::err_atomic_rmw_add_only(op.empty() ? "None" : op);
+  if (op != "add") sema::err_atomic_rmw_add_only(op.empty() ? "None" : op);
   ValueId dst = c.tile("dst");
   require_memory(cg, dst, "dst", "atomic_rmw", Mem::Hbm);
-  if (!cg.value(dst).indirect)
-    sema::err_atomic_rmw_dynamic_index();
+  if (!cg.value(dst).indirect) sema::err_atomic_rmw_dynamic_index();
   require_writable(cg, dst);
   const ValueOrScalar& value = c.operand("value");
   Instruction in = make_inst("atomic_rmw", Engine::Dma);

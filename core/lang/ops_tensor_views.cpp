@@ -15,8 +15,7 @@ namespace {
 
 std::string shape_list(const std::vector<int64_t>& s) {
   std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(s[i]);
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + "]";
 }
 
@@ -68,8 +67,7 @@ ValueId handle_reshape(NeuronCodegen& cg, const OpCall& c) {
   if (elements(shape) != elements(old))
     sema::err_reshape(described(cg, x), shape_list(shape),
                       "it has " + std::to_string(elements(old)) + " elements");
-  if (shape == old)
-    return x;
+  if (shape == old) return x;
   const Tensor& t = tensor_of(cg, x);
   if (t.memory() != Memory::HBM) {
     if (shape.size() < 2 || shape[0] != old[0])
@@ -83,12 +81,10 @@ ValueId handle_view(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = c.tile("x");
   DType from = dtype_of(cg, x);
   DType to = c.dtype.value_or(from);
-  if (to == from)
-    return x;
+  if (to == from) return x;
   std::vector<int64_t> shape = shape_of(cg, x);
   int64_t bytes = shape.back() * dtype_size(from);
-  if (bytes % dtype_size(to))
-    sema::err_view_dtype(described(cg, x), dtype_name(to));
+  if (bytes % dtype_size(to)) sema::err_view_dtype(described(cg, x), dtype_name(to));
   shape.back() = bytes / dtype_size(to);
   return alias(cg, x, shape, to, "view", c.name);
 }
@@ -110,11 +106,9 @@ ValueId handle_expand_dims(NeuronCodegen& cg, const OpCall& c) {
   int64_t n = static_cast<int64_t>(axes.size());
   for (int64_t a : axes) {
     int64_t norm = a < 0 ? a + rank + n : a;
-    if (norm < rank || norm >= rank + n)
-      sema::err_expand_dims_axis(described(cg, x), a);
+    if (norm < rank || norm >= rank + n) sema::err_expand_dims_axis(described(cg, x), a);
   }
-  for (int64_t i = 0; i < n; ++i)
-    ap.tile_shape.push_back(1);
+  for (int64_t i = 0; i < n; ++i) ap.tile_shape.push_back(1);
   if (ap.indirect) {
     auto idx = std::make_shared<AccessPattern>(*ap.indirect);
     idx->tile_shape = ap.tile_shape;
@@ -142,20 +136,17 @@ ValueId handle_broadcast_to(NeuronCodegen& cg, const OpCall& c) {
   check_is_tile(cg, src);
   const std::vector<int64_t> s = shape_of(cg, src);
   std::vector<int64_t> target = c.attr_ints("shape");
-  if (target == s)
-    return src;
+  if (target == s) return src;
   auto fail = [&] {
     sema::err_broadcast_shapes(described(cg, src) + ", " + sema::describe("shape", target),
                                "broadcast_to");
   };
-  if (target.size() < s.size())
-    fail();
+  if (target.size() < s.size()) fail();
   size_t off = target.size() - s.size();
   std::vector<AffineExpr> subst;
   for (size_t i = 0; i < s.size(); ++i) {
     int64_t t = target[off + i];
-    if (s[i] != t && s[i] != 1)
-      fail();
+    if (s[i] != t && s[i] != 1) fail();
     subst.push_back(s[i] == 1 && t != 1
                         ? AffineExpr(0)
                         : AffineExpr::var({VarKind::TileAxis, static_cast<int>(off + i)}));
@@ -164,8 +155,7 @@ ValueId handle_broadcast_to(NeuronCodegen& cg, const OpCall& c) {
   AccessPattern ap;
   ap.tensor = base.tensor;
   ap.tile_shape = target;
-  for (const auto& e : base.index)
-    ap.index.push_back(e.substitute_tile_axes(subst));
+  for (const auto& e : base.index) ap.index.push_back(e.substitute_tile_axes(subst));
   carry_indirect(base, ap, subst);
   ValueId view = cg.add_value(std::move(ap));
   Instruction in = make_inst("broadcast_to", Engine::None);

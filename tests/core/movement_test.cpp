@@ -54,8 +54,7 @@ protected:
     printer::RecordSink sink;
     printer::print_kernel(cg_->kernel(), sink);
     for (const auto& r : sink.records())
-      if (r.op_id == in.id)
-        return r.text.substr(r.text.find_first_not_of(' '));
+      if (r.op_id == in.id) return r.text.substr(r.text.find_first_not_of(' '));
     return "";
   }
   const ir::Tensor& tensor(int v) const { return cg_->kernel().tensor(cg_->value(v).tensor); }

@@ -31,6 +31,7 @@ class MaskedOperand:
                         "of nl.matmul and nisa.nc_matmul; pass mask= to other APIs")
 
     __float__ = __int__ = __index__ = __bool__ = _refuse
+    dtype = shape = property(_refuse)
 
     def __repr__(self):
         return f"{self.tile!r}[{self.mask!r}]"

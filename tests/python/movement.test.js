@@ -1,0 +1,439 @@
+// Data movement, views, constants, indirect indexing and the ncc direct-allocation APIs in real
+// Pyodide over the real core: the IR lines they produce and NKI's diagnostics at the user's line.
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
+
+import { createNodeRuntime } from "../../wasm/js/node.mjs";
+
+let runtime;
+let err = "";
+
+beforeAll(async () => {
+  runtime = await createNodeRuntime({ stdout: () => {}, stderr: (t) => (err += t) });
+});
+
+afterEach(() => {
+  expect(runtime.core.nki_ctx_or_none()).toBe(null);
+});
+
+const HEAD = `import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+import neuronxcc.nki.typing as nt
+import neuronxcc.nki.compiler as ncc
+`;
+
+function script(sig, body, args, decorators = "@nki.jit\n") {
+  return `${HEAD}${decorators}def k(${sig}):\n${body}\nnki.trace_kernel(k, ${args})\n`;
+}
+
+/** IR lines (locations stripped, trimmed) of a script that must trace cleanly. */
+function ir(src) {
+  err = "";
+  const r = runtime.runSource(src, { filename: "mv.py" });
+  expect(r.exitCode, err).toBe(0);
+  return r.traces
+    .map((t) => t.text)
+    .join("\n")
+    .split("\n")
+    .map((l) => l.replace(/\s+@ .*$/, "").trim());
+}
+
+function locate(src, fragment) {
+  const ls = src.split("\n");
+  for (let i = 0; i < ls.length; i++) {
+    const c = ls[i].indexOf(fragment);
+    if (c >= 0) return `${i + 1}:${c + 1}`;
+  }
+  throw new Error(`fragment not in snippet: ${fragment}`);
+}
+
+function expectError(src, at, text) {
+  err = "";
+  const r = runtime.runSource(src, { filename: "mv.py" });
+  expect(r.exitCode).toBe(1);
+  expect(err).toContain(`mv.py:${locate(src, at)}: error: ${text}`);
+  expect(err).toMatch(/\n {4}\S.*\n {4} *\^/);
+  expect(err).not.toMatch(/neuronxcc|\/nki\/python|_core\.py|_kernel\.py|_frontend|_control|_movement|_tensor_engine/);
+}
+
+const F32 = (s) => `nt.tensor[[${s}], nl.float32]`;
+const I32 = (s) => `nt.tensor[[${s}], nl.int32]`;
+
+describe("copies", () => {
+  test("nl.copy evicts PSUM with a cast; nisa.tensor_copy honours engine=", () => {
+    const l = ir(
+      script(
+        "x",
+        `    t = nl.load(x)
+    p = nisa.nc_matmul(t[:, 0:128], t)
+    s = nl.copy(p, dtype=nl.bfloat16)
+    g = nisa.tensor_copy(t, engine=nisa.gpsimd_engine)
+    c = nisa.tensor_copy(t, dtype=nl.float16, engine=nisa.scalar_engine)`,
+        F32("128, 512"),
+      ),
+    );
+    expect(l).toContain("%s = vector.tensor_copy %p : sbuf bf16[128,512]");
+    expect(l).toContain("%g = gpsimd.tensor_copy %t : sbuf f32[128,512]");
+    expect(l).toContain("%c = scalar.tensor_copy %t : sbuf f16[128,512]");
+  });
+
+  test("a copy assigned through a permuted access pattern is one instruction (transpose2d)", () => {
+    const l = ir(
+      script(
+        "x",
+        `    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    i_p = nl.arange(6)[:, None, None]
+    i_a = nl.arange(3)[None, :, None]
+    i_b = nl.arange(4)[None, None, :]
+    tile = nl.load(x[i_p, i_a * 4 + i_b])
+    swapped = nl.ndarray((6, 12), dtype=x.dtype, buffer=nl.sbuf)
+    swapped[i_p, i_b * 3 + i_a] = nl.copy(tile)
+    nl.store(out, value=swapped)
+    return out`,
+        "nt.tensor[[6, 12], nl.int8]",
+      ),
+    );
+    expect(l).toContain("%tile = dma.load %x[p, 4*f0 + f1] : sbuf i8[6,3,4]");
+    expect(l).toContain("vector.tensor_copy %swapped[p, f0 + 3*f1], %tile");
+  });
+
+  test("a copy assigned into a PSUM tensor is written there directly", () => {
+    const l = ir(
+      script(
+        "x",
+        `    t = nl.load(x)
+    ps = nl.ndarray((128, 64), nl.float32, buffer=nl.psum)
+    ps[...] = nisa.tensor_copy(t)`,
+        F32("128, 64"),
+      ),
+    );
+    expect(l).toContain("vector.tensor_copy %ps, %t");
+  });
+
+  test("GpSimd cannot read PSUM", () => {
+    const src = script(
+      "x",
+      "    t = nl.load(x)\n    p = nisa.nc_matmul(t, t)\n    c = nisa.tensor_copy(p, engine=nisa.gpsimd_engine)",
+      F32("128, 128"),
+    );
+    expectError(
+      src,
+      "nisa.tensor_copy(p",
+      "TypeError: Expected operand 'src' of 'tensor_copy' to be in address space 'sbuf', but got a tile in 'psum' instead.",
+    );
+  });
+});
+
+describe("DMA", () => {
+  test("dma_copy records its options; load_transpose2d and dma_transpose swap axes", () => {
+    const l = ir(
+      script(
+        "a",
+        `    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=out, src=a, dst_rmw_op=np.add, oob_mode=nisa.oob_mode.skip)
+    lt = nl.load_transpose2d(a[0:64, :])
+    dt = nisa.dma_transpose(a[0:64, :])
+    d3 = nisa.dma_transpose(nl.load(a[0:8, :]).reshape((8, 4, 32)))
+    return out`,
+        F32("128, 128"),
+      ),
+    );
+    expect(l).toContain("dma.dma_copy %out, %a {dst_rmw_op = add, oob_mode = skip}");
+    expect(l).toContain("%lt = dma.load_transpose2d %a[p, f] : sbuf f32[128,64]");
+    expect(l).toContain("%dt = dma.dma_transpose %a[p, f] {axes = [1,0]} : sbuf f32[128,64]");
+    expect(l).toContain("%d3 = dma.dma_transpose %t.1 {axes = [2,1,0]} : sbuf f32[32,4,8]");
+  });
+
+  const cases = [
+    {
+      name: "dma_copy into an input",
+      body: "    nisa.dma_copy(dst=a, src=a)",
+      at: "nisa.dma_copy(",
+      text: "TypeError: Cannot update immutable parameter `a`",
+    },
+    {
+      name: "dma_copy of mismatched sizes",
+      body: "    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)\n    nisa.dma_copy(dst=out, src=a)\n    return out",
+      at: "nisa.dma_copy(",
+      text: "NKISyntaxError: src and dst must have the same shape, src.shape=[128, 128] dst.shape=[128, 64]",
+    },
+    {
+      name: "dma_transpose with axes NKI does not offer",
+      body: "    t = nisa.dma_transpose(a[0:64, :], axes=(0, 1))",
+      at: "nisa.dma_transpose(",
+      text: "ValueError: dma_transpose does not support axes=[0, 1]; the supported permutation for this rank is [1, 0]",
+    },
+    {
+      name: "load_transpose2d of a 3-d tensor",
+      args: F32("4, 8, 16"),
+      body: "    t = nl.load_transpose2d(a)",
+      at: "nl.load_transpose2d(a)",
+      text: "ValueError: parameter 'a[4, 8, 16]' of 'load_transpose2d' exceed max supported number of dimensions of 2.",
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, () => expectError(script("a", c.body, c.args ?? F32("128, 128")), c.at, c.text));
+  }
+});
+
+describe("views and shapes", () => {
+  test("reshape of an HBM input, broadcast_to, view, astype, expand_dims, assert_shape", () => {
+    const l = ir(
+      script(
+        "x, g",
+        `    t = nl.load(x)
+    g_tile = nl.load(g.reshape((1, 512)))
+    g_all = g_tile.broadcast_to((128, 512))
+    g_all2 = nl.broadcast_to(g_tile, shape=(128, 512))
+    y = nl.multiply(t, g_all)
+    raw = x.view(nl.int32)
+    half = t.astype(nl.float16)
+    col = nl.expand_dims(t[:, 0], 1)
+    same = t.assert_shape((128, 512))`,
+        `${F32("128, 512")}, ${F32("512")}`,
+      ),
+    );
+    expect(l).toContain("%g.1 = reshape %g : hbm f32[1,512]");
+    expect(l).toContain("%g_tile = dma.load %g.1 : sbuf f32[1,512]");
+    expect(l).toContain("%g_all = broadcast_to %g_tile[0, f] : sbuf f32[128,512]");
+    expect(l).toContain("%g_all2 = broadcast_to %g_tile[0, f] : sbuf f32[128,512]");
+    expect(l).toContain("%raw = view %x : hbm i32[128,512]");
+    expect(l).toContain("%half = vector.tensor_copy %t : sbuf f16[128,512]");
+  });
+
+  test("nt.tensor annotations are checked like NKI", () => {
+    const body = "    t: nt.tensor[128, 512] = nl.load(x)\n    u: nt.tensor[128, 128] = nl.exp(t)";
+    expectError(
+      script("x", body, F32("128, 512")),
+      "nl.exp(t)",
+      "TypeError: shape of `u[128, 512]` does not match the expected shape of [128, 128]",
+    );
+  });
+
+  const cases = [
+    {
+      name: "reshape changing the element count",
+      body: "    r = x.reshape((3, 100))",
+      at: "x.reshape",
+      text: "ValueError: cannot reshape 'x[128, 512]' into shape [3, 100]: it has 65536 elements",
+    },
+    {
+      name: "reshape of a tile across its partitions",
+      body: "    t = nl.load(x)\n    r = t.reshape((64, 1024))",
+      at: "t.reshape",
+      text: "ValueError: cannot reshape 't[128, 512]' into shape [64, 1024]: an SBUF/PSUM tile keeps its partition dimension (dimension 0)",
+    },
+    {
+      name: "broadcast to an incompatible shape",
+      body: "    t = nl.load(x[0:2, :])\n    b = t.broadcast_to((128, 512))",
+      at: "t.broadcast_to",
+      text: "ValueError: shapes of parameters (t[2, 512], shape[128, 512]) of 'broadcast_to' cannot be broadcast together",
+    },
+    {
+      name: "expand_dims before the last axis",
+      body: "    t = nl.load(x)\n    e = nl.expand_dims(t, 1)",
+      at: "nl.expand_dims(t, 1)",
+      text: "ValueError: expand_dims only inserts axes after the last dimension of a tile; axis=1 is not supported for 't[128, 512]'",
+    },
+    {
+      name: "assert_shape mismatch",
+      body: "    t = nl.load(x)\n    t.assert_shape((128, 256))",
+      at: "t.assert_shape",
+      text: "NKISyntaxError: tile shape mismatch, expected '[128, 256]', got '[128, 512]'",
+    },
+    {
+      name: "reshape writes through to an immutable input",
+      body: "    t = nl.load(x)\n    nl.store(x.reshape((512, 128)), t.reshape((128, 512)))",
+      at: "nl.store(",
+      text: "TypeError: Cannot update immutable parameter `x.1`",
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, () => expectError(script("x", c.body, F32("128, 512")), c.at, c.text));
+  }
+});
+
+describe("constants and creation", () => {
+  test("shared_constant keeps data; identities are shared; *_like copy shapes", () => {
+    const l = ir(
+      script(
+        "x",
+        `    c = nl.shared_constant(np.identity(4, dtype=np.int8), dtype=nl.bfloat16)
+    c2 = nl.shared_constant([[1.5, 2.0], [3.0, 4.0]])
+    i1 = nl.shared_identity_matrix(128)
+    i2 = nl.shared_identity_matrix(128)
+    t = nl.load(i2)
+    z = nl.zeros_like(t, dtype=nl.float32)
+    e = nl.empty_like(t, buffer=nl.psum)
+    blocks = nl.ndarray((2, nl.par_dim(128), 64), nl.float32, buffer=nl.sbuf)
+    bz = nl.zeros_like(blocks)`,
+        F32("128, 512"),
+      ),
+    );
+    expect(l).toContain("%c = shared_constant : shared_hbm bf16[4,4]");
+    expect(l).toContain("%c2 = shared_constant : shared_hbm f32[2,2]");
+    expect(l).toContain("%i1 = shared_identity_matrix : shared_hbm u8[128,128]");
+    expect(l.filter((x) => x.includes("shared_identity_matrix")).length).toBe(1);
+    expect(l).toContain("%t = dma.load %i1 : sbuf u8[128,128]");
+    expect(l).toContain("%z = vector.zeros {value = 0.0} : sbuf f32[128,128]");
+    expect(l).toContain("%e = ndarray : psum u8[128,128]");
+    expect(l).toContain("%bz = vector.zeros {value = 0.0} : sbuf f32[2,128,64]");
+  });
+});
+
+describe("indirect indexing", () => {
+  test("gathers and scatters by an index tile in SBUF (loaded or from iota)", () => {
+    const l = ir(
+      script(
+        "data, idx",
+        `    out = nl.ndarray((64, 512), dtype=data.dtype, buffer=nl.shared_hbm)
+    i_p = nl.arange(64)[:, None]
+    i_f = nl.arange(512)[None, :]
+    idx_tile = nl.load(idx[i_p])
+    rows = nl.load(data[idx_tile[i_p, 0], i_f])
+    even = nisa.iota(2 * nl.arange(64)[:, None], dtype=np.int32)
+    rows2 = nl.load(data[even, i_f])
+    nl.store(out[idx_tile, i_f], value=rows2)
+    return out`,
+        `${F32("128, 512")}, ${I32("64")}`,
+      ),
+    );
+    expect(l).toContain("%idx_tile = dma.load %idx[p] : sbuf i32[64,1]");
+    expect(l).toContain("%rows = dma.load %data[%idx_tile[p, 0], f] : sbuf f32[64,512]");
+    expect(l).toContain("%rows2 = dma.load %data[%even[p, 0], f] : sbuf f32[64,512]");
+    expect(l).toContain("dma.store %out[%idx_tile[p, 0], f], %rows2");
+  });
+
+  test("atomic_rmw adds through an index tile; dynamic-offset copies", () => {
+    const l = ir(
+      script(
+        "data, idx",
+        `    out = nl.ndarray((128, 512), dtype=data.dtype, buffer=nl.shared_hbm)
+    value = nl.load(data)
+    ix = nl.load(idx)
+    nl.atomic_rmw(out[ix, nl.arange(512)[None, :]], value=value, op=np.add)
+    col = nisa.tensor_copy_dynamic_src(value[nl.arange(128)[:, None], ix[0, 0]])
+    nisa.tensor_copy_dynamic_dst(dst=value[nl.arange(128)[:, None], ix[1, 0]], src=col)
+    return out`,
+        `${F32("128, 512")}, ${I32("128, 1")}`,
+      ),
+    );
+    expect(l).toContain("dma.atomic_rmw %out[%ix[p, 0], f], %value {op = add}");
+    expect(l).toContain("%col = vector.tensor_copy_dynamic_src %value[p, %ix[0, 0]] : sbuf f32[128,1]");
+    expect(l).toContain("vector.tensor_copy_dynamic_dst %value[p, %ix[1, 0]], %col");
+  });
+
+  test("gather_flattened per partition", () => {
+    const l = ir(
+      script(
+        "data",
+        `    t = nl.load(data)
+    ind = nl.zeros((32, 10), dtype=nl.uint32)
+    g = nl.gather_flattened(data=t, indices=ind)`,
+        F32("32, 64"),
+      ),
+    );
+    expect(l).toContain("%g = gpsimd.gather_flattened %t, %ind : sbuf f32[32,10]");
+  });
+
+  const SIG = "data, idx";
+  const ARGS = `${F32("128, 512")}, ${I32("128, 1")}`;
+  const cases = [
+    {
+      name: "index on a free dimension",
+      body: "    ix = nl.load(idx)\n    t = nl.load(data[nl.arange(128)[:, None], ix])",
+      at: "data[nl.arange",
+      text: "NKISyntaxError: Indirect indexing on free dimension not supported, must be partition dimension or block dimension.",
+    },
+    {
+      name: "index tile not in SBUF",
+      body: "    ix = nl.load(idx)\n    ps = nl.ndarray((128, 1), nl.int32, buffer=nl.psum)\n    t = nl.load(data[ps, nl.arange(512)[None, :]])",
+      at: "data[ps",
+      text: "NKISyntaxError: Indirect indices tile must be on SBUF.",
+    },
+    {
+      name: "indirect load_transpose2d",
+      body: "    ix = nl.load(idx)\n    t = nl.load_transpose2d(data[ix, nl.arange(128)[None, :]])",
+      at: "nl.load_transpose2d(",
+      text: "NKISyntaxError: cannot use indirect indexing access with the current NKI API for data[128, 128]",
+    },
+    {
+      name: "indirect dma_transpose",
+      body: "    ix = nl.load(idx)\n    t = nisa.dma_transpose(data[ix, nl.arange(128)[None, :]])",
+      at: "nisa.dma_transpose(",
+      text: "NKISyntaxError: cannot use indirect indexing access with the current NKI API for data[128, 128]",
+    },
+    {
+      name: "an mgrid-built index tile",
+      body: "    i_p, i_f = nl.mgrid[0:128, 0:512]\n    ix = nl.load(idx)\n    t = nl.load(data[ix[i_p, 0], i_f])",
+      at: "data[ix[i_p",
+      text: "NKISyntaxError: indirect index tile 'ix[128, 512]' must hold one index per partition (shape [128, 1]): build its index expression with nl.arange(...)[:, None], not nl.mgrid",
+    },
+    {
+      name: "atomic_rmw with another op",
+      body: "    out = nl.ndarray((128, 512), dtype=data.dtype, buffer=nl.shared_hbm)\n    v = nl.load(data)\n    ix = nl.load(idx)\n    nl.atomic_rmw(out[ix, nl.arange(512)[None, :]], value=v, op=np.multiply)\n    return out",
+      at: "nl.atomic_rmw(",
+      text: "NKISyntaxError: atomic_rmw `op` param only supports 'add' operation currently. An unsupported op=multiply",
+    },
+    {
+      name: "atomic_rmw without an index tile",
+      body: "    out = nl.ndarray((128, 512), dtype=data.dtype, buffer=nl.shared_hbm)\n    v = nl.load(data)\n    nl.atomic_rmw(out, value=v, op=np.add)\n    return out",
+      at: "nl.atomic_rmw(",
+      text: "NKISyntaxError: atomic_rmw `dst` only supports indirect dynamic indexing currently. Use a tile to index.",
+    },
+    {
+      name: "gather_flattened with int32 indices",
+      body: "    t = nl.load(data)\n    ix = nl.load(idx)\n    g = nl.gather_flattened(t, ix)",
+      at: "nl.gather_flattened(",
+      text: "TypeError: 'indices' of 'gather_flattened' has dtype 'int32', expected one of the following dtypes: uint32",
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, () => expectError(script(SIG, c.body, ARGS), c.at, c.text));
+  }
+});
+
+describe("neuronxcc.nki.compiler", () => {
+  test("direct allocations are recorded on the allocating instruction; directives accepted", () => {
+    const l = ir(
+      script(
+        "x",
+        `    sb = nl.ndarray((2, nl.par_dim(128), 64), nl.float32,
+                    buffer=ncc.sbuf.mod_alloc(base_addr=0, num_free_tiles=(2,)))
+    ps = nl.ndarray((2, nl.par_dim(128), 512), nl.float32,
+                    buffer=ncc.psum.alloc(lambda idx, p, f: (idx[0] % 2, 0, 0)))
+    au = nl.ndarray((128, 64), nl.float32, buffer=ncc.sbuf.auto_alloc())
+    with ncc.no_reorder():
+        t = nl.load(x)
+    with ncc.allocation_scope():
+        u = nl.load(x)
+    for i in nl.sequential_range(2, directives=ncc.multi_buffer(2)):
+        sb[i] = nl.load(x)`,
+        F32("128, 64"),
+        "@ncc.enable_stack_allocator\n@ncc.skip_middle_end_transformations\n@nki.jit\n",
+      ),
+    );
+    expect(l).toContain(
+      "%sb = ndarray {alloc = sbuf.mod_alloc, base_addr = 0, num_free_tiles = [2]} : sbuf f32[2,128,64]",
+    );
+    expect(l).toContain("%ps = ndarray {alloc = psum.alloc, tiles = [0,0,0,1,0,0]} : psum f32[2,128,512]");
+    expect(l).toContain("%au = ndarray : sbuf f32[128,64]");
+    expect(l).toContain("ScopeRegion no_reorder {");
+    expect(l[l.indexOf("ScopeRegion no_reorder {") + 1]).toBe("%t = dma.load %x : sbuf f32[128,64]");
+    expect(l).toContain("AllocationScope {");
+  });
+
+  test("an init value with direct allocation is NKI's error", () => {
+    const src = script(
+      "x",
+      "    z = nl.zeros((128, 64), nl.float32, buffer=ncc.sbuf.mod_alloc(base_addr=0))",
+      F32("128, 64"),
+    );
+    expectError(
+      src,
+      "nl.zeros(",
+      "NKISyntaxError: Creating SBUF/PSUM tensor with init value is not supported in allocated NKI kernels.",
+    );
+  });
+});
