@@ -30,12 +30,12 @@ struct Tensor {
   DType dtype = DType::Float32;
   Buffer buffer = Buffer::Sbuf;
   TensorRole role = TensorRole::Local;
-  bool mutable_param = false;  ///< a parameter annotated nt.mutable_tensor
-  SourceLoc loc;               ///< allocation site (unknown for parameters)
-  RegionId region = kNone;     ///< region it was allocated in
-  TensorId alias_of = kNone;   ///< a reshape/bitcast view of another tensor's storage
-  int partition_dim = 0;       ///< > 0 when leading block dimensions precede the partitions
-  std::vector<double> constant;  ///< contents of a constant tensor (nl.shared_constant), row-major
+  bool mutable_param = false;   ///< a parameter annotated nt.mutable_tensor
+  SourceLoc loc;                ///< allocation site (unknown for parameters)
+  RegionId region = kNone;      ///< region it was allocated in
+  TensorId alias_of = kNone;    ///< a reshape/bitcast view of another tensor's storage
+  int partition_dim = 0;        ///< > 0 when leading block dimensions precede the partitions
+  std::vector<double> constant; ///< contents of a constant tensor (nl.shared_constant), row-major
   Memory memory() const { return memory_of(buffer); }
 };
 
@@ -52,30 +52,30 @@ struct AccessPattern {
   std::shared_ptr<const AccessPattern> indirect;
   int indirect_dim = -1;
   /// True when the pattern reads/writes the whole tensor in order (printed as `%name`).
-  bool is_identity(const Tensor& t) const;
+  bool is_identity(const Tensor &t) const;
 };
 
 /// A compile-time attribute: integer, float, string or integer list.
 using AttrValue = std::variant<int64_t, double, std::string, std::vector<int64_t>>;
 
 struct Operand {
-  std::string role;  ///< "src", "dst", "x", "y", ...
+  std::string role; ///< "src", "dst", "x", "y", ...
   AccessPattern ap;
-  bool is_scalar = false;  ///< an immediate; value in `scalar`
+  bool is_scalar = false; ///< an immediate; value in `scalar`
   double scalar = 0;
 };
 
 struct Instruction {
   InstId id = kNone;
-  std::string opcode;  ///< "ndarray", "load", "store", "tensor_tensor", ...
+  std::string opcode; ///< "ndarray", "load", "store", "tensor_tensor", ...
   Engine engine = Engine::None;
-  TensorId result = kNone;        ///< tensor defined by this instruction, if any
-  std::vector<Operand> operands;  ///< inputs, then destination (role "dst") if any
+  TensorId result = kNone;       ///< tensor defined by this instruction, if any
+  std::vector<Operand> operands; ///< inputs, then destination (role "dst") if any
   std::vector<std::pair<std::string, AttrValue>> attrs;
   Predicate mask;
   SourceLoc loc;
   RegionId region = kNone;
-  int stmt = kNone;  ///< trace-side statement index (StmtScope) it was emitted under
+  int stmt = kNone; ///< trace-side statement index (StmtScope) it was emitted under
 };
 
 enum class RegionKind : uint8_t {
@@ -87,7 +87,7 @@ enum class RegionKind : uint8_t {
   AllocationScope,
   ScopeRegion,
 };
-const char* region_kind_name(RegionKind k);
+const char *region_kind_name(RegionKind k);
 
 enum class AxisType : uint8_t { Affine, Sequential };
 
@@ -95,11 +95,11 @@ enum class AxisType : uint8_t { Affine, Sequential };
 struct LoopAxis {
   enum class Tag : uint8_t { AffineAxis, DynamicAxis };
   Tag tag = Tag::AffineAxis;
-  std::string name;  ///< induction variable's name in the IR
+  std::string name; ///< induction variable's name in the IR
   int64_t lb = 0, ub = 0, stride = 1;
-  int64_t trip_count = 0;  ///< static trip count (AffineAxis)
+  int64_t trip_count = 0; ///< static trip count (AffineAxis)
   AxisType axis_type = AxisType::Affine;
-  AccessPattern dynamic_trip;  ///< DynamicAxis: the (1,1) tile holding the trip count
+  AccessPattern dynamic_trip; ///< DynamicAxis: the (1,1) tile holding the trip count
   RegionId region = kNone;
 };
 
@@ -108,17 +108,17 @@ struct ScalarCondition {
   AccessPattern scalar;
   CmpOp op = CmpOp::Ne;
   double rhs = 0;
-  bool always = false;  ///< the "always true" guard a WhileScope starts with
+  bool always = false; ///< the "always true" guard a WhileScope starts with
 };
 
 /// What a region is opened with. Only the members meaningful for its kind are set.
 struct RegionPayload {
-  std::string name;                ///< KernelScope/FunctionScope: kernel or function name
-  LoopAxisId axis = kNone;         ///< LoopScope
-  Predicate predicate;             ///< IfScope condition / WhileScope continue condition
-  bool is_else = false;            ///< IfScope: the else branch of the preceding IfScope
-  ScalarCondition condition;       ///< WhileScope: the continue condition (set while tracing)
-  std::string tag;                 ///< ScopeRegion: "stage", "no_reorder", ...
+  std::string name;          ///< KernelScope/FunctionScope: kernel or function name
+  LoopAxisId axis = kNone;   ///< LoopScope
+  Predicate predicate;       ///< IfScope condition / WhileScope continue condition
+  bool is_else = false;      ///< IfScope: the else branch of the preceding IfScope
+  ScalarCondition condition; ///< WhileScope: the continue condition (set while tracing)
+  std::string tag;           ///< ScopeRegion: "stage", "no_reorder", ...
   int64_t stage_id = -1, execution_order = -1;
 };
 
@@ -141,23 +141,23 @@ class IRBuilder;
 
 /// One traced kernel. Read-only to everything but the builder.
 class Kernel {
- public:
-  const std::string& name() const { return name_; }
-  const std::vector<int64_t>& grid() const { return grid_; }
-  const std::vector<TensorId>& params() const { return params_; }
-  const std::vector<TensorId>& outputs() const { return outputs_; }
-  const std::vector<Tensor>& tensors() const { return tensors_; }
-  const std::vector<Instruction>& instructions() const { return insts_; }
-  const std::vector<Region>& regions() const { return regions_; }
-  const std::vector<LoopAxis>& loop_axes() const { return axes_; }
-  const Tensor& tensor(TensorId id) const { return tensors_.at(id); }
-  const Instruction& inst(InstId id) const { return insts_.at(id); }
-  const Region& region(RegionId id) const { return regions_.at(id); }
-  const LoopAxis& loop_axis(LoopAxisId id) const { return axes_.at(id); }
+public:
+  const std::string &name() const { return name_; }
+  const std::vector<int64_t> &grid() const { return grid_; }
+  const std::vector<TensorId> &params() const { return params_; }
+  const std::vector<TensorId> &outputs() const { return outputs_; }
+  const std::vector<Tensor> &tensors() const { return tensors_; }
+  const std::vector<Instruction> &instructions() const { return insts_; }
+  const std::vector<Region> &regions() const { return regions_; }
+  const std::vector<LoopAxis> &loop_axes() const { return axes_; }
+  const Tensor &tensor(TensorId id) const { return tensors_.at(id); }
+  const Instruction &inst(InstId id) const { return insts_.at(id); }
+  const Region &region(RegionId id) const { return regions_.at(id); }
+  const LoopAxis &loop_axis(LoopAxisId id) const { return axes_.at(id); }
   RegionId root() const { return root_; }
-  const SourceLoc& loc() const { return loc_; }
+  const SourceLoc &loc() const { return loc_; }
 
- private:
+private:
   friend class IRBuilder;
   std::string name_;
   std::vector<int64_t> grid_;
@@ -173,15 +173,15 @@ class Kernel {
 /// The one mutation door. Every node is created here: it is stamped with the builder's current
 /// source location and appended to the current insertion region.
 class IRBuilder {
- public:
-  explicit IRBuilder(Kernel& k) : k_(k) {}
+public:
+  explicit IRBuilder(Kernel &k) : k_(k) {}
 
-  const Kernel& kernel() const { return k_; }
+  const Kernel &kernel() const { return k_; }
   void set_kernel_info(std::string name, std::vector<int64_t> grid, SourceLoc loc);
 
   /// Source location stamped on nodes created from now on.
   void set_loc(SourceLoc loc) { loc_ = std::move(loc); }
-  const SourceLoc& loc() const { return loc_; }
+  const SourceLoc &loc() const { return loc_; }
   void set_stmt(int stmt) { stmt_ = stmt; }
 
   RegionId insertion_region() const { return insert_; }
@@ -192,7 +192,7 @@ class IRBuilder {
   LoopAxisId create_loop_axis(LoopAxis axis);
   void attach_axis(LoopAxisId axis, RegionId region);
   /// A unique tensor name derived from `hint` ("t" when empty).
-  std::string unique_name(const std::string& hint);
+  std::string unique_name(const std::string &hint);
   TensorId create_tensor(Tensor t);
   void add_param(TensorId t);
   void set_outputs(std::vector<TensorId> outs);
@@ -207,10 +207,10 @@ class IRBuilder {
   /// place (NKI folds an op into what consumes it: `psum += nc_matmul(...)` accumulates into
   /// `psum`; a direct allocation annotates the allocating instruction). Only the last
   /// instruction may be amended, so program order stays what was traced. Null otherwise.
-  Instruction* last_inst();
+  Instruction *last_inst();
 
- private:
-  Kernel& k_;
+private:
+  Kernel &k_;
   SourceLoc loc_;
   RegionId insert_ = kNone;
   int stmt_ = kNone;
@@ -218,4 +218,4 @@ class IRBuilder {
   std::unordered_map<std::string, int> next_suffix_;
 };
 
-}  // namespace nki::ir
+} // namespace nki::ir

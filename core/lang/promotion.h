@@ -12,4 +12,4 @@ ir::DType promote(ir::DType a, ir::DType b);
 /// float32 unless `dtype=` says otherwise.
 ir::DType scalar_dtype(bool is_float, bool is_bool = false);
 
-}  // namespace nki::lang
+} // namespace nki::lang

@@ -6,23 +6,26 @@ namespace nki::trace {
 
 std::unique_ptr<codegen::NeuronCodegen> TraceContext::global_ctx;
 
-const char* trace_scope_kind_name(TraceScopeKind k) {
+const char *trace_scope_kind_name(TraceScopeKind k) {
   switch (k) {
-    case TraceScopeKind::KernelScope: return "KernelScope";
-    case TraceScopeKind::FunctionScope: return "FunctionScope";
-    case TraceScopeKind::StmtScope: return "StmtScope";
+  case TraceScopeKind::KernelScope:
+    return "KernelScope";
+  case TraceScopeKind::FunctionScope:
+    return "FunctionScope";
+  case TraceScopeKind::StmtScope:
+    return "StmtScope";
   }
   return "?";
 }
 
-codegen::NeuronCodegen& TraceContext::new_ctx(const codegen::TraceOptions& opts) {
+codegen::NeuronCodegen &TraceContext::new_ctx(const codegen::TraceOptions &opts) {
   if (global_ctx) sema::err_trace_already_active(global_ctx->options().kernel_name);
   global_ctx = std::make_unique<codegen::NeuronCodegen>(opts);
   return *global_ctx;
 }
 
 std::unique_ptr<ir::Kernel> TraceContext::finalize_kernel() {
-  std::unique_ptr<codegen::NeuronCodegen> cg = std::move(global_ctx);  // cleared on every path
+  std::unique_ptr<codegen::NeuronCodegen> cg = std::move(global_ctx); // cleared on every path
   if (!cg) sema::err_nki_api_outside_of_nki_kernel();
   if (cg->depth() != 0)
     throw sema::InternalError("finalize_kernel with " + std::to_string(cg->depth()) +
@@ -33,16 +36,22 @@ std::unique_ptr<ir::Kernel> TraceContext::finalize_kernel() {
   return cg->take_kernel();
 }
 
-void TraceContext::abandon() noexcept { global_ctx.reset(); }
+void TraceContext::abandon() noexcept {
+  global_ctx.reset();
+}
 
-codegen::NeuronCodegen& nki_ctx() {
-  codegen::NeuronCodegen* ctx = TraceContext::global_ctx.get();
+codegen::NeuronCodegen &nki_ctx() {
+  codegen::NeuronCodegen *ctx = TraceContext::global_ctx.get();
   if (ctx == nullptr) sema::err_nki_api_outside_of_nki_kernel();
   return *ctx;
 }
 
-codegen::NeuronCodegen* nki_ctx_or_none() { return TraceContext::global_ctx.get(); }
+codegen::NeuronCodegen *nki_ctx_or_none() {
+  return TraceContext::global_ctx.get();
+}
 
-ir::RegionId get_cur_scope() { return nki_ctx().cur_scope(); }
+ir::RegionId get_cur_scope() {
+  return nki_ctx().cur_scope();
+}
 
-}  // namespace nki::trace
+} // namespace nki::trace

@@ -7,14 +7,14 @@
 namespace nki::trace {
 
 enum class TraceScopeKind : uint8_t { KernelScope, FunctionScope, StmtScope };
-const char* trace_scope_kind_name(TraceScopeKind k);
+const char *trace_scope_kind_name(TraceScopeKind k);
 
 struct TraceScope {
   TraceScopeKind kind;
   std::shared_ptr<const TraceScope> parent_scope;
-  std::string name_and_loc;  ///< "tensor_add@add.py:5", "c = a + b@add.py:9"
-  std::string stack_frame;   ///< the interpreter frame it belongs to (function name)
-  int index = 0;             ///< KernelScope/FunctionScope: depth; StmtScope: statement serial
+  std::string name_and_loc; ///< "tensor_add@add.py:5", "c = a + b@add.py:9"
+  std::string stack_frame;  ///< the interpreter frame it belongs to (function name)
+  int index = 0;            ///< KernelScope/FunctionScope: depth; StmtScope: statement serial
 };
 
-}  // namespace nki::trace
+} // namespace nki::trace

@@ -8,14 +8,14 @@
 namespace nki::util {
 
 namespace {
-const Json& null_json() {
+const Json &null_json() {
   static const Json j;
   return j;
 }
-}  // namespace
+} // namespace
 
 class JsonParser {
- public:
+public:
   explicit JsonParser(std::string_view s) : s_(s) {}
 
   Json parse_document() {
@@ -25,8 +25,8 @@ class JsonParser {
     return v;
   }
 
- private:
-  [[noreturn]] void fail(const char* what) {
+private:
+  [[noreturn]] void fail(const char *what) {
     throw std::invalid_argument(std::string("invalid JSON at offset ") + std::to_string(pos_) +
                                 ": " + what);
   }
@@ -130,7 +130,7 @@ class JsonParser {
       return v;
     }
     size_t start = pos_;
-    {  // Fast path: a plain integer (most numbers in requests are).
+    { // Fast path: a plain integer (most numbers in requests are).
       size_t p = pos_;
       bool neg = p < s_.size() && s_[p] == '-';
       if (neg) ++p;
@@ -138,8 +138,8 @@ class JsonParser {
       int64_t n = 0;
       while (p < s_.size() && s_[p] >= '0' && s_[p] <= '9' && p - digits < 18)
         n = n * 10 + (s_[p++] - '0');
-      bool more = p < s_.size() && (s_[p] == '.' || s_[p] == 'e' || s_[p] == 'E' ||
-                                    (s_[p] >= '0' && s_[p] <= '9'));
+      bool more = p < s_.size() &&
+                  (s_[p] == '.' || s_[p] == 'e' || s_[p] == 'E' || (s_[p] >= '0' && s_[p] <= '9'));
       if (p > digits && !more) {
         pos_ = p;
         v.type_ = Json::Type::Number;
@@ -154,13 +154,13 @@ class JsonParser {
       ++pos_;
     if (start == pos_) fail("unexpected character");
     std::string num(s_.substr(start, pos_ - start));
-    char* end = nullptr;
+    char *end = nullptr;
     v.type_ = Json::Type::Number;
     v.number_ = std::strtod(num.c_str(), &end);
     if (end != num.c_str() + num.size()) fail("bad number");
     return v;
   }
-  static void put_utf8(std::string& out, uint32_t cp) {
+  static void put_utf8(std::string &out, uint32_t cp) {
     if (cp < 0x80) {
       out += static_cast<char>(cp);
     } else if (cp < 0x800) {
@@ -183,15 +183,19 @@ class JsonParser {
     for (int i = 0; i < 4; ++i) {
       char h = s_[pos_++];
       cp <<= 4;
-      if (h >= '0' && h <= '9') cp |= h - '0';
-      else if (h >= 'a' && h <= 'f') cp |= h - 'a' + 10;
-      else if (h >= 'A' && h <= 'F') cp |= h - 'A' + 10;
-      else fail("bad \\u escape");
+      if (h >= '0' && h <= '9')
+        cp |= h - '0';
+      else if (h >= 'a' && h <= 'f')
+        cp |= h - 'a' + 10;
+      else if (h >= 'A' && h <= 'F')
+        cp |= h - 'A' + 10;
+      else
+        fail("bad \\u escape");
     }
     return cp;
   }
   std::string parse_string() {
-    ++pos_;  // opening quote
+    ++pos_; // opening quote
     // Fast path: no escapes before the closing quote.
     size_t end = pos_;
     while (end < s_.size() && s_[end] != '"' && s_[end] != '\\') ++end;
@@ -211,24 +215,41 @@ class JsonParser {
       if (pos_ >= s_.size()) break;
       char e = s_[pos_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          uint32_t cp = hex4();
-          if (cp >= 0xD800 && cp < 0xDC00 && consume("\\u")) {
-            uint32_t lo = hex4();
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-          }
-          put_utf8(out, cp);
-          break;
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '/':
+        out += '/';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'u': {
+        uint32_t cp = hex4();
+        if (cp >= 0xD800 && cp < 0xDC00 && consume("\\u")) {
+          uint32_t lo = hex4();
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
         }
-        default: fail("bad escape");
+        put_utf8(out, cp);
+        break;
+      }
+      default:
+        fail("bad escape");
       }
     }
     fail("unterminated string");
@@ -238,7 +259,9 @@ class JsonParser {
   size_t pos_ = 0;
 };
 
-Json Json::parse(std::string_view text) { return JsonParser(text).parse_document(); }
+Json Json::parse(std::string_view text) {
+  return JsonParser(text).parse_document();
+}
 
 double Json::number() const {
   if (type_ == Type::Bool) return bool_ ? 1 : 0;
@@ -255,64 +278,78 @@ bool Json::boolean() const {
   if (type_ != Type::Bool) throw std::invalid_argument("JSON value is not a boolean");
   return bool_;
 }
-const std::string& Json::string() const {
+const std::string &Json::string() const {
   if (type_ != Type::String) throw std::invalid_argument("JSON value is not a string");
   return string_;
 }
-const std::vector<Json>& Json::array() const {
+const std::vector<Json> &Json::array() const {
   if (type_ != Type::Array) throw std::invalid_argument("JSON value is not an array");
   return array_;
 }
-size_t Json::size() const { return type_ == Type::Array ? array_.size() : object_.size(); }
-const Json& Json::operator[](size_t i) const {
+size_t Json::size() const {
+  return type_ == Type::Array ? array_.size() : object_.size();
+}
+const Json &Json::operator[](size_t i) const {
   if (type_ != Type::Array || i >= array_.size())
     throw std::invalid_argument("JSON array index out of range");
   return array_[i];
 }
-const Json& Json::operator[](std::string_view key) const {
+const Json &Json::operator[](std::string_view key) const {
   if (type_ != Type::Object) return null_json();
-  for (const auto& [k, v] : object_)
+  for (const auto &[k, v] : object_)
     if (k == key) return v;
   return null_json();
 }
 bool Json::has(std::string_view key) const {
   if (type_ != Type::Object) return false;
-  for (const auto& kv : object_)
+  for (const auto &kv : object_)
     if (kv.first == key) return true;
   return false;
 }
-const std::vector<std::pair<std::string, Json>>& Json::members() const { return object_; }
+const std::vector<std::pair<std::string, Json>> &Json::members() const {
+  return object_;
+}
 int64_t Json::get_int(std::string_view key, int64_t fallback) const {
-  const Json& v = (*this)[key];
+  const Json &v = (*this)[key];
   return v.is_null() ? fallback : v.integer();
 }
 std::string Json::get_string(std::string_view key, std::string fallback) const {
-  const Json& v = (*this)[key];
+  const Json &v = (*this)[key];
   return v.is_string() ? v.string_ : fallback;
 }
 std::vector<int64_t> Json::int_list() const {
   std::vector<int64_t> out;
-  for (const auto& v : array()) out.push_back(v.integer());
+  for (const auto &v : array()) out.push_back(v.integer());
   return out;
 }
 
-void append_escaped(std::string& out, std::string_view s) {
+void append_escaped(std::string &out, std::string_view s) {
   out += '"';
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
     }
   }
   out += '"';
@@ -328,46 +365,46 @@ void JsonWriter::comma() {
     first_.back() = false;
   }
 }
-JsonWriter& JsonWriter::begin_object() {
+JsonWriter &JsonWriter::begin_object() {
   comma();
   out_ += '{';
   first_.push_back(true);
   return *this;
 }
-JsonWriter& JsonWriter::end_object() {
+JsonWriter &JsonWriter::end_object() {
   out_ += '}';
   first_.pop_back();
   return *this;
 }
-JsonWriter& JsonWriter::begin_array() {
+JsonWriter &JsonWriter::begin_array() {
   comma();
   out_ += '[';
   first_.push_back(true);
   return *this;
 }
-JsonWriter& JsonWriter::end_array() {
+JsonWriter &JsonWriter::end_array() {
   out_ += ']';
   first_.pop_back();
   return *this;
 }
-JsonWriter& JsonWriter::key(std::string_view k) {
+JsonWriter &JsonWriter::key(std::string_view k) {
   comma();
   append_escaped(out_, k);
   out_ += ':';
   after_key_ = true;
   return *this;
 }
-JsonWriter& JsonWriter::value(std::string_view s) {
+JsonWriter &JsonWriter::value(std::string_view s) {
   comma();
   append_escaped(out_, s);
   return *this;
 }
-JsonWriter& JsonWriter::value(int64_t n) {
+JsonWriter &JsonWriter::value(int64_t n) {
   comma();
   out_ += std::to_string(n);
   return *this;
 }
-JsonWriter& JsonWriter::value(double d) {
+JsonWriter &JsonWriter::value(double d) {
   comma();
   if (std::isnan(d)) {
     out_ += "NaN";
@@ -386,26 +423,26 @@ JsonWriter& JsonWriter::value(double d) {
   }
   return *this;
 }
-JsonWriter& JsonWriter::value(bool b) {
+JsonWriter &JsonWriter::value(bool b) {
   comma();
   out_ += b ? "true" : "false";
   return *this;
 }
-JsonWriter& JsonWriter::null() {
+JsonWriter &JsonWriter::null() {
   comma();
   out_ += "null";
   return *this;
 }
-JsonWriter& JsonWriter::key_less_raw(std::string_view json) {
+JsonWriter &JsonWriter::key_less_raw(std::string_view json) {
   comma();
   out_ += json;
   return *this;
 }
 
-JsonWriter& JsonWriter::int_list(const std::vector<int64_t>& v) {
+JsonWriter &JsonWriter::int_list(const std::vector<int64_t> &v) {
   begin_array();
   for (int64_t x : v) value(x);
   return end_array();
 }
 
-}  // namespace nki::util
+} // namespace nki::util

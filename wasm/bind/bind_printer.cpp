@@ -7,18 +7,28 @@
 
 namespace nki::bind {
 
-std::string Trace::name() const { return kernel_->name(); }
-std::string Trace::text() const { return printer::to_text(*kernel_); }
+std::string Trace::name() const {
+  return kernel_->name();
+}
+std::string Trace::text() const {
+  return printer::to_text(*kernel_);
+}
 std::string Trace::records_json() const {
   printer::RecordSink sink;
   printer::print_kernel(*kernel_, sink);
   return printer::records_to_json(sink.records());
 }
-std::string Trace::to_json() const { return printer::to_json(*kernel_); }
-int Trace::instruction_count() const { return static_cast<int>(kernel_->instructions().size()); }
-int Trace::region_count() const { return static_cast<int>(kernel_->regions().size()); }
+std::string Trace::to_json() const {
+  return printer::to_json(*kernel_);
+}
+int Trace::instruction_count() const {
+  return static_cast<int>(kernel_->instructions().size());
+}
+int Trace::region_count() const {
+  return static_cast<int>(kernel_->regions().size());
+}
 
-}  // namespace nki::bind
+} // namespace nki::bind
 
 EMSCRIPTEN_BINDINGS(nki_printer) {
   using nki::bind::Trace;

@@ -10,7 +10,7 @@ namespace nki::bind {
 /// A finished trace, handed to JS/Python. Owns the kernel; freed by .delete() (or by embind's
 /// finalizer, since it is created through a smart pointer). clone() shares the kernel.
 class Trace {
- public:
+public:
   explicit Trace(std::unique_ptr<ir::Kernel> k) : kernel_(std::move(k)) {}
   std::string name() const;
   std::string text() const;
@@ -19,8 +19,8 @@ class Trace {
   int instruction_count() const;
   int region_count() const;
 
- private:
+private:
   std::shared_ptr<const ir::Kernel> kernel_;
 };
 
-}  // namespace nki::bind
+} // namespace nki::bind
