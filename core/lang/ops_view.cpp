@@ -24,19 +24,19 @@ struct Resolved {
   std::vector<int64_t> tile_shape;
 };
 
-}  // namespace
+} // namespace
 
-ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_in) {
+ValueId view(NeuronCodegen &cg, ValueId v, const std::vector<IndexItem> &items_in) {
   const AccessPattern base = cg.value(v);
-  const Tensor& t = cg.kernel().tensor(base.tensor);
+  const Tensor &t = cg.kernel().tensor(base.tensor);
   const size_t rank = base.tile_shape.size();
 
   // Expand `...` into full slices.
   std::vector<IndexItem> items;
   size_t consumed = 0;
-  for (const auto& it : items_in)
+  for (const auto &it : items_in)
     if (it.kind != IndexItem::Kind::Ellipsis) ++consumed;
-  for (const auto& it : items_in) {
+  for (const auto &it : items_in) {
     if (it.kind == IndexItem::Kind::Ellipsis) {
       for (size_t k = consumed; k < rank; ++k) items.push_back(full_slice());
       consumed = rank;
@@ -63,7 +63,7 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
   }
 
   bool any_advanced = false, any_slice = false;
-  for (const auto& it : items) {
+  for (const auto &it : items) {
     if (it.kind == IndexItem::Kind::Expr && !it.expr.shape.empty()) {
       any_advanced = true;
       if (it.expr.shape.size() == 1) sema::err_1d_arange(t.name);
@@ -80,24 +80,24 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
 
   Resolved r;
   r.subst.resize(rank);
-  std::vector<int> indirect_axes;  // view tile axis of each axis of the index tile
+  std::vector<int> indirect_axes; // view tile axis of each axis of the index tile
   if (any_advanced) {
     // Advanced indexing: index expressions broadcast together (right-aligned, NumPy rules);
     // the tile's leading axes are the broadcast shape, then any unindexed dimensions.
     size_t bdim = 0;
-    for (const auto& it : items)
+    for (const auto &it : items)
       if (it.kind == IndexItem::Kind::Expr) bdim = std::max(bdim, it.expr.shape.size());
     std::vector<int64_t> bshape(bdim, 1);
-    for (const auto& it : items) {
+    for (const auto &it : items) {
       if (it.kind != IndexItem::Kind::Expr) continue;
       size_t off = bdim - it.expr.shape.size();
       for (size_t k = 0; k < it.expr.shape.size(); ++k) {
         int64_t e = it.expr.shape[k];
-        int64_t& b = bshape[off + k];
+        int64_t &b = bshape[off + k];
         if (e == 1) continue;
         if (b != 1 && b != e) {
           std::string params;
-          for (const auto& jt : items) {
+          for (const auto &jt : items) {
             if (jt.kind != IndexItem::Kind::Expr) continue;
             if (!params.empty()) params += ", ";
             params += sema::describe("index", jt.expr.shape);
@@ -109,7 +109,7 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
     }
     r.tile_shape = bshape;
     for (size_t d = 0; d < rank; ++d) {
-      const IndexItem& it = items[d];
+      const IndexItem &it = items[d];
       if (it.kind == IndexItem::Kind::Int) {
         r.subst[d] = AffineExpr(it.value < 0 ? it.value + base.tile_shape[d] : it.value);
       } else if (it.kind == IndexItem::Kind::Expr) {
@@ -121,41 +121,42 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
         for (size_t k = 0; k < it.expr.shape.size(); ++k)
           remap.push_back(AffineExpr::var({VarKind::TileAxis, static_cast<int>(off + k)}));
         r.subst[d] = it.expr.expr.substitute_tile_axes(remap);
-      } else {  // implicit trailing full slice
+      } else { // implicit trailing full slice
         r.subst[d] = AffineExpr::var({VarKind::TileAxis, static_cast<int>(r.tile_shape.size())});
         r.tile_shape.push_back(base.tile_shape[d]);
       }
     }
   } else {
     for (size_t d = 0; d < rank; ++d) {
-      const IndexItem& it = items[d];
+      const IndexItem &it = items[d];
       int64_t n = base.tile_shape[d];
       switch (it.kind) {
-        case IndexItem::Kind::Int:
-          r.subst[d] = AffineExpr(it.value < 0 ? it.value + n : it.value);
-          break;
-        case IndexItem::Kind::Expr:
-          r.subst[d] = it.expr.expr;
-          break;
-        case IndexItem::Kind::Slice: {
-          if (it.step <= 0)
-            throw sema::NkiError("NKISyntaxError", "slice step must be a positive integer");
-          AffineExpr start = it.start ? *it.start : AffineExpr(0);
-          AffineExpr stop = it.stop ? *it.stop : AffineExpr(n);
-          if (start.is_constant() && start.constant() < 0) start = start + n;
-          if (stop.is_constant() && stop.constant() < 0) stop = stop + n;
-          if (start.is_constant() && stop.is_constant())
-            stop = AffineExpr(std::min(stop.constant(), n));
-          AffineExpr size = stop - start;
-          if (!size.is_constant()) sema::err_slice_size_not_static(t.name, d);
-          int64_t extent = std::max<int64_t>(0, (size.constant() + it.step - 1) / it.step);
-          int axis = static_cast<int>(r.tile_shape.size());
-          r.subst[d] = start + AffineExpr::var({VarKind::TileAxis, axis}, it.step);
-          r.tile_shape.push_back(extent);
-          break;
-        }
-        case IndexItem::Kind::Ellipsis:
-        case IndexItem::Kind::Tile: break;  // replaced above
+      case IndexItem::Kind::Int:
+        r.subst[d] = AffineExpr(it.value < 0 ? it.value + n : it.value);
+        break;
+      case IndexItem::Kind::Expr:
+        r.subst[d] = it.expr.expr;
+        break;
+      case IndexItem::Kind::Slice: {
+        if (it.step <= 0)
+          throw sema::NkiError("NKISyntaxError", "slice step must be a positive integer");
+        AffineExpr start = it.start ? *it.start : AffineExpr(0);
+        AffineExpr stop = it.stop ? *it.stop : AffineExpr(n);
+        if (start.is_constant() && start.constant() < 0) start = start + n;
+        if (stop.is_constant() && stop.constant() < 0) stop = stop + n;
+        if (start.is_constant() && stop.is_constant())
+          stop = AffineExpr(std::min(stop.constant(), n));
+        AffineExpr size = stop - start;
+        if (!size.is_constant()) sema::err_slice_size_not_static(t.name, d);
+        int64_t extent = std::max<int64_t>(0, (size.constant() + it.step - 1) / it.step);
+        int axis = static_cast<int>(r.tile_shape.size());
+        r.subst[d] = start + AffineExpr::var({VarKind::TileAxis, axis}, it.step);
+        r.tile_shape.push_back(extent);
+        break;
+      }
+      case IndexItem::Kind::Ellipsis:
+      case IndexItem::Kind::Tile:
+        break; // replaced above
       }
     }
   }
@@ -163,7 +164,7 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
   AccessPattern out;
   out.tensor = base.tensor;
   out.tile_shape = r.tile_shape;
-  for (const auto& e : base.index) out.index.push_back(e.substitute_tile_axes(r.subst));
+  for (const auto &e : base.index) out.index.push_back(e.substitute_tile_axes(r.subst));
   if (indirect) {
     attach_indirect(cg, base, out, *indirect, indirect_axes);
   } else {
@@ -172,4 +173,4 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
   return cg.add_value(std::move(out));
 }
 
-}  // namespace nki::lang
+} // namespace nki::lang
