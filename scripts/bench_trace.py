@@ -26,9 +26,9 @@ def capture(path):
     captured = []
     real_trace = _kernel.trace
 
-    def hook(func, grid, args, kwargs):
-        captured.append((func, grid, args, kwargs))
-        return real_trace(func, grid, args, kwargs)
+    def hook(func, grid, args, kwargs, options=None):
+        captured.append((func, grid, args, kwargs, options))
+        return real_trace(func, grid, args, kwargs, options)
 
     _kernel.trace = hook
     try:
@@ -55,7 +55,7 @@ class _FakeHandle:
         pass
 
 
-def record(func, grid, args, kwargs):
+def record(func, grid, args, kwargs, options):
     """Runs one real trace with every core call counted and its reply recorded."""
     log = []
     originals = {n: getattr(_core, n) for n in CORE_FUNCS}
@@ -70,7 +70,7 @@ def record(func, grid, args, kwargs):
     for n, f in originals.items():
         setattr(_core, n, wrap(n, f))
     try:
-        t = _kernel.trace(func, grid, args, kwargs)
+        t = _kernel.trace(func, grid, args, kwargs, options)
     finally:
         for n, f in originals.items():
             setattr(_core, n, f)
@@ -107,20 +107,20 @@ def timed(fn, runs):
 
 def main(paths, runs, warmup=30):
     for path in paths:
-        for func, grid, args, kwargs in capture(path):
-            t, log = record(func, grid, args, kwargs)
+        for func, grid, args, kwargs, options in capture(path):
+            t, log = record(func, grid, args, kwargs, options)
             insts = t.instruction_count
             calls = len(log)
             t.close()
 
             def full():
-                _kernel.trace(func, grid, args, kwargs).close()
+                _kernel.trace(func, grid, args, kwargs, options).close()
                 _kernel.clear_recorded()
 
             def floor():
                 originals = replay(log, func.__name__)
                 try:
-                    _kernel.trace(func, grid, args, kwargs)
+                    _kernel.trace(func, grid, args, kwargs, options)
                 finally:
                     for n, f in originals.items():
                         setattr(_core, n, f)

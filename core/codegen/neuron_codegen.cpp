@@ -23,12 +23,12 @@ ScopeGuard::~ScopeGuard() {
 }
 
 void ScopeGuard::close() {
-  NeuronCodegen *cg = cg_;
+  NeuronCodegen* cg = cg_;
   cg_ = nullptr;
   if (cg) cg->pop_scope(region_);
 }
 
-NeuronCodegen::NeuronCodegen(const TraceOptions &opts)
+NeuronCodegen::NeuronCodegen(const TraceOptions& opts)
     : kernel_(std::make_unique<ir::Kernel>()), builder(*kernel_), opts_(opts) {
   builder.set_kernel_info(opts.kernel_name, opts.grid, opts.loc);
 }
@@ -58,13 +58,13 @@ ScopeGuard NeuronCodegen::new_scope(RegionKind kind, ir::RegionPayload payload) 
   return ScopeGuard(*this, push_scope(kind, std::move(payload)));
 }
 
-ScopeGuard NeuronCodegen::kernel_scope(const std::string &name) {
+ScopeGuard NeuronCodegen::kernel_scope(const std::string& name) {
   ir::RegionPayload p;
   p.name = name;
   return new_scope(RegionKind::KernelScope, std::move(p));
 }
 
-ScopeGuard NeuronCodegen::function_scope(const std::string &name) {
+ScopeGuard NeuronCodegen::function_scope(const std::string& name) {
   ir::RegionPayload p;
   p.name = name;
   return new_scope(RegionKind::FunctionScope, std::move(p));
@@ -114,7 +114,7 @@ ScopeGuard NeuronCodegen::pipeline_stage(int64_t stage_id, int64_t execution_ord
 }
 
 LoopRange NeuronCodegen::affine_range(int64_t start, int64_t stop, int64_t step,
-                                      ir::AxisType axis_type, const std::string &iv_name) {
+                                      ir::AxisType axis_type, const std::string& iv_name) {
   if (step == 0) throw sema::NkiError("ValueError", "loop step must not be zero");
   int64_t trip = 0;
   if (step > 0 && stop > start) trip = (stop - start + step - 1) / step;
@@ -139,7 +139,7 @@ LoopRange NeuronCodegen::affine_range(int64_t start, int64_t stop, int64_t step,
   return out;
 }
 
-LoopRange NeuronCodegen::dynamic_range(ir::AccessPattern trip_count, const std::string &iv_name) {
+LoopRange NeuronCodegen::dynamic_range(ir::AccessPattern trip_count, const std::string& iv_name) {
   ir::LoopAxis axis;
   axis.tag = ir::LoopAxis::Tag::DynamicAxis;
   axis.name = builder.unique_name(iv_name.empty() ? "i" : iv_name);
@@ -194,16 +194,16 @@ int NeuronCodegen::add_value(ir::AccessPattern ap) {
   return static_cast<int>(values_.size() - 1);
 }
 
-const ir::AccessPattern &NeuronCodegen::value(int id) const {
+const ir::AccessPattern& NeuronCodegen::value(int id) const {
   if (id < 0 || id >= static_cast<int>(values_.size()))
     throw sema::InternalError("unknown value id " + std::to_string(id));
   return values_[id];
 }
 
-std::pair<int64_t, int64_t> NeuronCodegen::range_of(const ir::AffineExpr &e,
-                                                    const std::vector<int64_t> &tile_shape) const {
+std::pair<int64_t, int64_t> NeuronCodegen::range_of(const ir::AffineExpr& e,
+                                                    const std::vector<int64_t>& tile_shape) const {
   int64_t lo = e.constant(), hi = e.constant();
-  for (const auto &[v, c] : e.terms()) {
+  for (const auto& [v, c] : e.terms()) {
     int64_t vmin = 0, vmax = 0;
     switch (v.kind) {
     case ir::VarKind::TileAxis:
@@ -213,7 +213,7 @@ std::pair<int64_t, int64_t> NeuronCodegen::range_of(const ir::AffineExpr &e,
       vmax = v.id < static_cast<int>(opts_.grid.size()) ? opts_.grid[v.id] - 1 : 0;
       break;
     case ir::VarKind::LoopIv: {
-      const auto &a = kernel_->loop_axis(v.id);
+      const auto& a = kernel_->loop_axis(v.id);
       if (a.tag == ir::LoopAxis::Tag::DynamicAxis) {
         vmax = 0; // unknown at trace time; checked by the simulator
       } else {

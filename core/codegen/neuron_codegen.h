@@ -17,11 +17,11 @@ class NeuronCodegen;
 /// innermost open scope is refused ("unbalanced scope exit").
 class ScopeGuard {
 public:
-  ScopeGuard(NeuronCodegen &cg, ir::RegionId region) : cg_(&cg), region_(region) {}
-  ScopeGuard(ScopeGuard &&o) noexcept : cg_(o.cg_), region_(o.region_) { o.cg_ = nullptr; }
-  ScopeGuard &operator=(ScopeGuard &&) = delete;
-  ScopeGuard(const ScopeGuard &) = delete;
-  ScopeGuard &operator=(const ScopeGuard &) = delete;
+  ScopeGuard(NeuronCodegen& cg, ir::RegionId region) : cg_(&cg), region_(region) {}
+  ScopeGuard(ScopeGuard&& o) noexcept : cg_(o.cg_), region_(o.region_) { o.cg_ = nullptr; }
+  ScopeGuard& operator=(ScopeGuard&&) = delete;
+  ScopeGuard(const ScopeGuard&) = delete;
+  ScopeGuard& operator=(const ScopeGuard&) = delete;
   /// Pops the region. When the stack is unwinding the pop restores the scope without checking.
   ~ScopeGuard();
 
@@ -36,7 +36,7 @@ public:
   }
 
 private:
-  NeuronCodegen *cg_;
+  NeuronCodegen* cg_;
   ir::RegionId region_;
 };
 
@@ -57,9 +57,9 @@ struct TraceOptions {
 
 class NeuronCodegen {
 public:
-  explicit NeuronCodegen(const TraceOptions &opts);
-  NeuronCodegen(const NeuronCodegen &) = delete;
-  NeuronCodegen &operator=(const NeuronCodegen &) = delete;
+  explicit NeuronCodegen(const TraceOptions& opts);
+  NeuronCodegen(const NeuronCodegen&) = delete;
+  NeuronCodegen& operator=(const NeuronCodegen&) = delete;
 
 private:
   std::unique_ptr<ir::Kernel> kernel_; // declared before `builder`, which refers to it
@@ -67,8 +67,8 @@ private:
 public:
   ir::IRBuilder builder;
 
-  const TraceOptions &options() const { return opts_; }
-  const ir::Kernel &kernel() const { return *kernel_; }
+  const TraceOptions& options() const { return opts_; }
+  const ir::Kernel& kernel() const { return *kernel_; }
   /// Hands the finished kernel over; the context is unusable afterwards.
   std::unique_ptr<ir::Kernel> take_kernel() { return std::move(kernel_); }
 
@@ -87,8 +87,8 @@ public:
   ScopeGuard new_scope(ir::RegionKind kind, ir::RegionPayload payload);
 
   // --- region emitters -----------------------------------------------------------------------
-  ScopeGuard kernel_scope(const std::string &name);
-  ScopeGuard function_scope(const std::string &name);
+  ScopeGuard kernel_scope(const std::string& name);
+  ScopeGuard function_scope(const std::string& name);
   ScopeGuard loop_scope(ir::LoopAxisId axis);
   ScopeGuard if_scope(ir::Predicate predicate, bool is_else = false);
   ScopeGuard while_scope(ir::Predicate continue_condition = {});
@@ -101,9 +101,9 @@ public:
   /// LoopScope holding an AllocationScope. A trip count of one emits no loop (iv = start).
   LoopRange affine_range(int64_t start, int64_t stop, int64_t step,
                          ir::AxisType axis_type = ir::AxisType::Affine,
-                         const std::string &iv_name = "");
+                         const std::string& iv_name = "");
   /// A loop whose trip count is read at run time from a (1,1) tile (DynamicAxis).
-  LoopRange dynamic_range(ir::AccessPattern trip_count, const std::string &iv_name = "");
+  LoopRange dynamic_range(ir::AccessPattern trip_count, const std::string& iv_name = "");
 
   // --- trace side (abstract interpretation) --------------------------------------------------
   void enter_trace_scope(trace::TraceScopeKind kind, std::string name_and_loc,
@@ -111,12 +111,12 @@ public:
   void exit_trace_scope(trace::TraceScopeKind kind);
   /// Replaces the current StmtScope (one per interpreted statement).
   void enter_stmt(std::string name_and_loc);
-  const trace::TraceScope *trace_scope() const { return trace_scope_.get(); }
+  const trace::TraceScope* trace_scope() const { return trace_scope_.get(); }
   int stmt_count() const { return stmt_count_; }
 
   // --- trace-time values held by the surface (ids into this table) --------------------------
   int add_value(ir::AccessPattern ap);
-  const ir::AccessPattern &value(int id) const;
+  const ir::AccessPattern& value(int id) const;
 
   /// Records a non-fatal diagnostic (kind: a Python warning class name) at the current
   /// location; the surface issues them after the op that caused them.
@@ -126,8 +126,8 @@ public:
   std::vector<std::pair<std::string, std::string>> take_warnings() { return std::move(warnings_); }
 
   /// Smallest and largest value of `e` given the open loops, the grid and the tile extents.
-  std::pair<int64_t, int64_t> range_of(const ir::AffineExpr &e,
-                                       const std::vector<int64_t> &tile_shape) const;
+  std::pair<int64_t, int64_t> range_of(const ir::AffineExpr& e,
+                                       const std::vector<int64_t>& tile_shape) const;
   /// "LoopScope#3" — for messages.
   std::string describe_region(ir::RegionId r) const;
 

@@ -17,8 +17,8 @@ enum class VarKind : uint8_t { LoopIv, ProgramId, TileAxis };
 struct Var {
   VarKind kind;
   int id;
-  bool operator==(const Var &o) const { return kind == o.kind && id == o.id; }
-  bool operator<(const Var &o) const { return kind != o.kind ? kind < o.kind : id < o.id; }
+  bool operator==(const Var& o) const { return kind == o.kind && id == o.id; }
+  bool operator<(const Var& o) const { return kind != o.kind ? kind < o.kind : id < o.id; }
 };
 
 /// constant + Σ coeff·var, terms sorted by var with non-zero coefficients.
@@ -29,21 +29,21 @@ public:
   static AffineExpr var(Var v, int64_t coeff = 1);
 
   int64_t constant() const { return constant_; }
-  const std::vector<std::pair<Var, int64_t>> &terms() const { return terms_; }
+  const std::vector<std::pair<Var, int64_t>>& terms() const { return terms_; }
   bool is_constant() const { return terms_.empty(); }
   int64_t coeff_of(Var v) const;
   bool mentions(VarKind k) const;
 
-  AffineExpr operator+(const AffineExpr &o) const;
-  AffineExpr operator-(const AffineExpr &o) const;
+  AffineExpr operator+(const AffineExpr& o) const;
+  AffineExpr operator-(const AffineExpr& o) const;
   AffineExpr operator*(int64_t k) const;
   AffineExpr operator+(int64_t k) const { return *this + AffineExpr(k); }
-  bool operator==(const AffineExpr &o) const {
+  bool operator==(const AffineExpr& o) const {
     return constant_ == o.constant_ && terms_ == o.terms_;
   }
 
   /// Replaces every TileAxis(k) by subst[k] (used to compose a view of a view).
-  AffineExpr substitute_tile_axes(const std::vector<AffineExpr> &subst) const;
+  AffineExpr substitute_tile_axes(const std::vector<AffineExpr>& subst) const;
 
 private:
   void add_term(Var v, int64_t coeff);
@@ -52,7 +52,7 @@ private:
 };
 
 enum class CmpOp : uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
-const char *cmp_name(CmpOp op); // "<", "<=", ...
+const char* cmp_name(CmpOp op); // "<", "<=", ...
 
 /// lhs <op> rhs, both affine.
 struct Comparison {

@@ -5,7 +5,7 @@
 
 namespace nki::ir {
 
-const char *region_kind_name(RegionKind k) {
+const char* region_kind_name(RegionKind k) {
   switch (k) {
   case RegionKind::KernelScope:
     return "KernelScope";
@@ -25,7 +25,7 @@ const char *region_kind_name(RegionKind k) {
   return "?";
 }
 
-bool AccessPattern::is_identity(const Tensor &t) const {
+bool AccessPattern::is_identity(const Tensor& t) const {
   if (indirect) return false;
   if (tile_shape != t.shape || index.size() != t.shape.size()) return false;
   for (size_t d = 0; d < index.size(); ++d)
@@ -66,10 +66,10 @@ void IRBuilder::attach_axis(LoopAxisId axis, RegionId region) {
   k_.axes_.at(axis).region = region;
 }
 
-std::string IRBuilder::unique_name(const std::string &hint) {
+std::string IRBuilder::unique_name(const std::string& hint) {
   std::string base = hint.empty() ? "t" : hint;
   std::string name = base;
-  int &n = next_suffix_[base];
+  int& n = next_suffix_[base];
   while (used_names_.count(name)) name = base + "." + std::to_string(++n);
   used_names_.insert(name);
   return name;
@@ -97,9 +97,9 @@ void IRBuilder::rename_tensor(TensorId t, std::string name) {
 }
 
 bool IRBuilder::drop_if_empty(RegionId r) {
-  Region &region = k_.regions_.at(r);
+  Region& region = k_.regions_.at(r);
   if (!region.body.empty() || region.parent == kNone) return false;
-  auto &siblings = k_.regions_[region.parent].body;
+  auto& siblings = k_.regions_[region.parent].body;
   if (siblings.empty() || siblings.back().kind != Item::Kind::Region || siblings.back().id != r)
     return false;
   siblings.pop_back();
@@ -107,15 +107,15 @@ bool IRBuilder::drop_if_empty(RegionId r) {
 }
 
 void IRBuilder::set_while_condition(RegionId r, ScalarCondition c) {
-  Region &region = k_.regions_.at(r);
+  Region& region = k_.regions_.at(r);
   if (region.kind != RegionKind::WhileScope)
     throw std::logic_error("set_while_condition on a region that is not a WhileScope");
   region.payload.condition = std::move(c);
 }
 
-Instruction *IRBuilder::last_inst() {
+Instruction* IRBuilder::last_inst() {
   if (insert_ == kNone) return nullptr;
-  const auto &body = k_.regions_[insert_].body;
+  const auto& body = k_.regions_[insert_].body;
   if (body.empty() || body.back().kind != Item::Kind::Inst) return nullptr;
   return &k_.insts_[body.back().id];
 }

@@ -52,7 +52,7 @@ struct AccessPattern {
   std::shared_ptr<const AccessPattern> indirect;
   int indirect_dim = -1;
   /// True when the pattern reads/writes the whole tensor in order (printed as `%name`).
-  bool is_identity(const Tensor &t) const;
+  bool is_identity(const Tensor& t) const;
 };
 
 /// A compile-time attribute: integer, float, string or integer list.
@@ -87,7 +87,7 @@ enum class RegionKind : uint8_t {
   AllocationScope,
   ScopeRegion,
 };
-const char *region_kind_name(RegionKind k);
+const char* region_kind_name(RegionKind k);
 
 enum class AxisType : uint8_t { Affine, Sequential };
 
@@ -142,20 +142,20 @@ class IRBuilder;
 /// One traced kernel. Read-only to everything but the builder.
 class Kernel {
 public:
-  const std::string &name() const { return name_; }
-  const std::vector<int64_t> &grid() const { return grid_; }
-  const std::vector<TensorId> &params() const { return params_; }
-  const std::vector<TensorId> &outputs() const { return outputs_; }
-  const std::vector<Tensor> &tensors() const { return tensors_; }
-  const std::vector<Instruction> &instructions() const { return insts_; }
-  const std::vector<Region> &regions() const { return regions_; }
-  const std::vector<LoopAxis> &loop_axes() const { return axes_; }
-  const Tensor &tensor(TensorId id) const { return tensors_.at(id); }
-  const Instruction &inst(InstId id) const { return insts_.at(id); }
-  const Region &region(RegionId id) const { return regions_.at(id); }
-  const LoopAxis &loop_axis(LoopAxisId id) const { return axes_.at(id); }
+  const std::string& name() const { return name_; }
+  const std::vector<int64_t>& grid() const { return grid_; }
+  const std::vector<TensorId>& params() const { return params_; }
+  const std::vector<TensorId>& outputs() const { return outputs_; }
+  const std::vector<Tensor>& tensors() const { return tensors_; }
+  const std::vector<Instruction>& instructions() const { return insts_; }
+  const std::vector<Region>& regions() const { return regions_; }
+  const std::vector<LoopAxis>& loop_axes() const { return axes_; }
+  const Tensor& tensor(TensorId id) const { return tensors_.at(id); }
+  const Instruction& inst(InstId id) const { return insts_.at(id); }
+  const Region& region(RegionId id) const { return regions_.at(id); }
+  const LoopAxis& loop_axis(LoopAxisId id) const { return axes_.at(id); }
   RegionId root() const { return root_; }
-  const SourceLoc &loc() const { return loc_; }
+  const SourceLoc& loc() const { return loc_; }
 
 private:
   friend class IRBuilder;
@@ -174,14 +174,14 @@ private:
 /// source location and appended to the current insertion region.
 class IRBuilder {
 public:
-  explicit IRBuilder(Kernel &k) : k_(k) {}
+  explicit IRBuilder(Kernel& k) : k_(k) {}
 
-  const Kernel &kernel() const { return k_; }
+  const Kernel& kernel() const { return k_; }
   void set_kernel_info(std::string name, std::vector<int64_t> grid, SourceLoc loc);
 
   /// Source location stamped on nodes created from now on.
   void set_loc(SourceLoc loc) { loc_ = std::move(loc); }
-  const SourceLoc &loc() const { return loc_; }
+  const SourceLoc& loc() const { return loc_; }
   void set_stmt(int stmt) { stmt_ = stmt; }
 
   RegionId insertion_region() const { return insert_; }
@@ -192,7 +192,7 @@ public:
   LoopAxisId create_loop_axis(LoopAxis axis);
   void attach_axis(LoopAxisId axis, RegionId region);
   /// A unique tensor name derived from `hint` ("t" when empty).
-  std::string unique_name(const std::string &hint);
+  std::string unique_name(const std::string& hint);
   TensorId create_tensor(Tensor t);
   void add_param(TensorId t);
   void set_outputs(std::vector<TensorId> outs);
@@ -207,10 +207,10 @@ public:
   /// place (NKI folds an op into what consumes it: `psum += nc_matmul(...)` accumulates into
   /// `psum`; a direct allocation annotates the allocating instruction). Only the last
   /// instruction may be amended, so program order stays what was traced. Null otherwise.
-  Instruction *last_inst();
+  Instruction* last_inst();
 
 private:
-  Kernel &k_;
+  Kernel& k_;
   SourceLoc loc_;
   RegionId insert_ = kNone;
   int stmt_ = kNone;

@@ -5,8 +5,8 @@ namespace nki::ir {
 namespace {
 struct DTypeInfo {
   DType t;
-  const char *name;
-  const char *short_name;
+  const char* name;
+  const char* short_name;
   int size;
 };
 constexpr DTypeInfo kDTypes[] = {
@@ -24,15 +24,15 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::TFloat32, "tfloat32", "tf32", 4},
     {DType::Float32, "float32", "f32", 4},
 };
-const DTypeInfo &info(DType t) {
+const DTypeInfo& info(DType t) {
   return kDTypes[static_cast<int>(t)];
 }
 } // namespace
 
-const char *dtype_name(DType t) {
+const char* dtype_name(DType t) {
   return info(t).name;
 }
-const char *dtype_short(DType t) {
+const char* dtype_short(DType t) {
   return info(t).short_name;
 }
 int dtype_size(DType t) {
@@ -43,7 +43,7 @@ std::optional<DType> parse_dtype(std::string_view name) {
   if (name == "bool" || name == "bool8") return DType::Bool;
   if (name == "float8_e4m3fn") return DType::Float8E4M3;
   if (name == "float8_e5m2fn") return DType::Float8E5M2;
-  for (const auto &d : kDTypes)
+  for (const auto& d : kDTypes)
     if (name == d.name || name == d.short_name) return d.t;
   return std::nullopt;
 }
@@ -55,7 +55,7 @@ bool dtype_is_signed_int(DType t) {
   return t == DType::Int8 || t == DType::Int16 || t == DType::Int32;
 }
 
-const char *buffer_name(Buffer b) {
+const char* buffer_name(Buffer b) {
   switch (b) {
   case Buffer::Input:
     return "hbm";
@@ -91,7 +91,7 @@ Memory memory_of(Buffer b) {
   }
 }
 
-const char *memory_name(Memory m) {
+const char* memory_name(Memory m) {
   switch (m) {
   case Memory::HBM:
     return "hbm";
@@ -103,7 +103,7 @@ const char *memory_name(Memory m) {
   return "?";
 }
 
-const char *engine_name(Engine e) {
+const char* engine_name(Engine e) {
   switch (e) {
   case Engine::None:
     return "none";

@@ -25,9 +25,9 @@ enum class DType : uint8_t {
 };
 
 /// NKI's name ("float32", "bfloat16", "float8_e4m3", "bool_").
-const char *dtype_name(DType t);
+const char* dtype_name(DType t);
 /// Short form used by the printer ("f32", "bf16", "fp8e4", "i32", "u8", "bool").
-const char *dtype_short(DType t);
+const char* dtype_short(DType t);
 /// Accepts NKI names and NumPy spellings ("float32", "bool", "bool_", "uint8", ...).
 std::optional<DType> parse_dtype(std::string_view name);
 int dtype_size(DType t);
@@ -38,14 +38,14 @@ bool dtype_is_signed_int(DType t);
 enum class Buffer : uint8_t { Input, SharedHbm, PrivateHbm, Sbuf, Psum };
 enum class Memory : uint8_t { HBM, SBUF, PSUM };
 
-const char *buffer_name(Buffer b); // "hbm", "shared_hbm", "private_hbm", "sbuf", "psum"
+const char* buffer_name(Buffer b); // "hbm", "shared_hbm", "private_hbm", "sbuf", "psum"
 std::optional<Buffer> parse_buffer(std::string_view name);
 Memory memory_of(Buffer b);
-const char *memory_name(Memory m); // "hbm", "sbuf", "psum"
+const char* memory_name(Memory m); // "hbm", "sbuf", "psum"
 
 /// The NeuronCore engine an instruction runs on.
 enum class Engine : uint8_t { None, Dma, Tensor, Vector, Scalar, GpSimd, Sync };
-const char *engine_name(Engine e); // "none", "dma", "tensor", "vector", "scalar", "gpsimd", "sync"
+const char* engine_name(Engine e); // "none", "dma", "tensor", "vector", "scalar", "gpsimd", "sync"
 
 /// A position in the user's source. line and col are 1-based; 0 means unknown.
 struct SourceLoc {

@@ -7,74 +7,74 @@
 
 namespace nki::lang {
 
-bool OpCall::has(const std::string &role) const {
-  for (const auto &[r, _] : operands)
+bool OpCall::has(const std::string& role) const {
+  for (const auto& [r, _] : operands)
     if (r == role) return true;
   return false;
 }
 
-const ValueOrScalar &OpCall::operand(const std::string &role) const {
-  for (const auto &[r, v] : operands)
+const ValueOrScalar& OpCall::operand(const std::string& role) const {
+  for (const auto& [r, v] : operands)
     if (r == role) return v;
   throw sema::NkiError("ValueError", "'" + role + "' cannot be None.");
 }
 
-ValueId OpCall::tile(const std::string &role) const {
-  const ValueOrScalar &v = operand(role);
+ValueId OpCall::tile(const std::string& role) const {
+  const ValueOrScalar& v = operand(role);
   if (v.is_scalar())
     throw sema::NkiError("TypeError", "Expected operand '" + role + "' of '" + api +
                                           "' to be a tile, got a scalar");
   return v.value;
 }
 
-std::string OpCall::attr_string(const std::string &key, const std::string &fallback) const {
-  const util::Json &j = attrs[key];
+std::string OpCall::attr_string(const std::string& key, const std::string& fallback) const {
+  const util::Json& j = attrs[key];
   return j.is_string() ? j.string() : fallback;
 }
 
-int64_t OpCall::attr_int(const std::string &key, int64_t fallback) const {
-  const util::Json &j = attrs[key];
+int64_t OpCall::attr_int(const std::string& key, int64_t fallback) const {
+  const util::Json& j = attrs[key];
   return j.is_null() ? fallback : j.integer();
 }
 
-double OpCall::attr_number(const std::string &key, double fallback) const {
-  const util::Json &j = attrs[key];
+double OpCall::attr_number(const std::string& key, double fallback) const {
+  const util::Json& j = attrs[key];
   return j.is_null() ? fallback : j.number();
 }
 
-bool OpCall::attr_bool(const std::string &key, bool fallback) const {
-  const util::Json &j = attrs[key];
+bool OpCall::attr_bool(const std::string& key, bool fallback) const {
+  const util::Json& j = attrs[key];
   return j.is_null() ? fallback : j.boolean();
 }
 
-std::vector<int64_t> OpCall::attr_ints(const std::string &key) const {
-  const util::Json &j = attrs[key];
+std::vector<int64_t> OpCall::attr_ints(const std::string& key) const {
+  const util::Json& j = attrs[key];
   if (j.is_null()) return {};
   if (j.is_number()) return {j.integer()};
   return j.int_list();
 }
 
-void OpRegistry::add(const std::string &api, OpHandler h) {
+void OpRegistry::add(const std::string& api, OpHandler h) {
   auto it = std::lower_bound(table_.begin(), table_.end(), api,
-                             [](const auto &e, const std::string &k) { return e.first < k; });
+                             [](const auto& e, const std::string& k) { return e.first < k; });
   if (it != table_.end() && it->first == api)
     throw sema::InternalError("op '" + api + "' registered twice");
   table_.insert(it, {api, h});
 }
 
-OpHandler OpRegistry::find(const std::string &api) const {
+OpHandler OpRegistry::find(const std::string& api) const {
   auto it = std::lower_bound(table_.begin(), table_.end(), api,
-                             [](const auto &e, const std::string &k) { return e.first < k; });
+                             [](const auto& e, const std::string& k) { return e.first < k; });
   return it != table_.end() && it->first == api ? it->second : nullptr;
 }
 
 std::vector<std::string> OpRegistry::names() const {
   std::vector<std::string> out;
-  for (const auto &e : table_) out.push_back(e.first);
+  for (const auto& e : table_) out.push_back(e.first);
   return out;
 }
 
-const OpRegistry &registry() {
+const OpRegistry& registry() {
   static const OpRegistry r = [] {
     OpRegistry reg;
     register_memory_ops(reg);
@@ -88,17 +88,17 @@ const OpRegistry &registry() {
   return r;
 }
 
-ValueId call_op(NeuronCodegen &cg, const OpCall &call) {
+ValueId call_op(NeuronCodegen& cg, const OpCall& call) {
   OpHandler h = registry().find(call.api);
   if (!h) sema::err_not_supported_yet(call.api);
   return h(cg, call);
 }
 
-MaskSpec decode_mask(const util::Json &j) {
+MaskSpec decode_mask(const util::Json& j) {
   MaskSpec m;
   if (!j.is_array()) return m;
-  for (const util::Json &c : j.array()) {
-    const std::string &op = c["op"].string();
+  for (const util::Json& c : j.array()) {
+    const std::string& op = c["op"].string();
     ir::CmpOp cmp = op == "<"    ? ir::CmpOp::Lt
                     : op == "<=" ? ir::CmpOp::Le
                     : op == ">"  ? ir::CmpOp::Gt
@@ -110,11 +110,11 @@ MaskSpec decode_mask(const util::Json &j) {
   return m;
 }
 
-OpCall decode_call(NeuronCodegen &cg, const util::Json &req) {
+OpCall decode_call(NeuronCodegen& cg, const util::Json& req) {
   OpCall c;
   c.api = req["api"].string();
   if (req["operands"].is_array()) {
-    for (const util::Json &o : req["operands"].array())
+    for (const util::Json& o : req["operands"].array())
       c.operands.push_back({o[0].string(), decode_operand(cg, o[1])});
   }
   c.attrs = req["attrs"];

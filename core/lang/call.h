@@ -22,24 +22,24 @@ struct OpCall {
   MaskSpec mask;                                               ///< mask=
   std::string name;                                            ///< the variable it is bound to
 
-  bool has(const std::string &role) const;
-  const ValueOrScalar &operand(const std::string &role) const;
+  bool has(const std::string& role) const;
+  const ValueOrScalar& operand(const std::string& role) const;
   /// The tile operand `role`; raises TypeError when missing or a scalar.
-  ValueId tile(const std::string &role) const;
-  std::string attr_string(const std::string &key, const std::string &fallback = "") const;
-  int64_t attr_int(const std::string &key, int64_t fallback) const;
-  double attr_number(const std::string &key, double fallback) const;
-  bool attr_bool(const std::string &key, bool fallback = false) const;
-  std::vector<int64_t> attr_ints(const std::string &key) const;
+  ValueId tile(const std::string& role) const;
+  std::string attr_string(const std::string& key, const std::string& fallback = "") const;
+  int64_t attr_int(const std::string& key, int64_t fallback) const;
+  double attr_number(const std::string& key, double fallback) const;
+  bool attr_bool(const std::string& key, bool fallback = false) const;
+  std::vector<int64_t> attr_ints(const std::string& key) const;
 };
 
 /// A handler returns the value it defines, or -1 for ops with no result.
-using OpHandler = ValueId (*)(NeuronCodegen &, const OpCall &);
+using OpHandler = ValueId (*)(NeuronCodegen&, const OpCall&);
 
 class OpRegistry {
 public:
-  void add(const std::string &api, OpHandler h);
-  OpHandler find(const std::string &api) const;
+  void add(const std::string& api, OpHandler h);
+  OpHandler find(const std::string& api) const;
   std::vector<std::string> names() const;
 
 private:
@@ -47,20 +47,20 @@ private:
 };
 
 /// Every registered API (built once, on first use).
-const OpRegistry &registry();
+const OpRegistry& registry();
 /// Runs the handler for call.api; unknown APIs raise "not supported in nki-playground yet".
-ValueId call_op(NeuronCodegen &cg, const OpCall &call);
+ValueId call_op(NeuronCodegen& cg, const OpCall& call);
 
 /// Per-family registration, called by registry(). Add one line in call.cpp for a new family.
-void register_memory_ops(OpRegistry &r);      // ops_memory.cpp
-void register_elementwise_ops(OpRegistry &r); // ops_elementwise.cpp: nl math, comparisons
-void register_reduce_ops(OpRegistry &r);      // ops_reduce.cpp: reductions, scans, stats
-void register_vector_isa_ops(OpRegistry &r);  // ops_vector_isa.cpp: nisa vector/scalar/gpsimd
-void register_matmul_ops(OpRegistry &r);      // ops_matmul.cpp: matmul, transposes
-void register_movement_ops(OpRegistry &r);    // ops_movement.cpp: copies, DMA, views, constants
+void register_memory_ops(OpRegistry& r);      // ops_memory.cpp
+void register_elementwise_ops(OpRegistry& r); // ops_elementwise.cpp: nl math, comparisons
+void register_reduce_ops(OpRegistry& r);      // ops_reduce.cpp: reductions, scans, stats
+void register_vector_isa_ops(OpRegistry& r);  // ops_vector_isa.cpp: nisa vector/scalar/gpsimd
+void register_matmul_ops(OpRegistry& r);      // ops_matmul.cpp: matmul, transposes
+void register_movement_ops(OpRegistry& r);    // ops_movement.cpp: copies, DMA, views, constants
 
 /// Decodes a request's "operands", "attrs", "dtype", "mask" and "name" into an OpCall.
-OpCall decode_call(NeuronCodegen &cg, const util::Json &req);
-MaskSpec decode_mask(const util::Json &j);
+OpCall decode_call(NeuronCodegen& cg, const util::Json& req);
+MaskSpec decode_mask(const util::Json& j);
 
 } // namespace nki::lang

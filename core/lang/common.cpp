@@ -25,7 +25,7 @@ std::string mem_names(Mem m) {
   return "?";
 }
 
-AccessPattern identity_pattern(const Tensor &t) {
+AccessPattern identity_pattern(const Tensor& t) {
   AccessPattern ap;
   ap.tensor = t.id;
   ap.tile_shape = t.shape;
@@ -34,47 +34,47 @@ AccessPattern identity_pattern(const Tensor &t) {
   return ap;
 }
 
-const Tensor &tensor_of(const NeuronCodegen &cg, ValueId v) {
+const Tensor& tensor_of(const NeuronCodegen& cg, ValueId v) {
   return cg.kernel().tensor(cg.value(v).tensor);
 }
-const std::vector<int64_t> &shape_of(const NeuronCodegen &cg, ValueId v) {
+const std::vector<int64_t>& shape_of(const NeuronCodegen& cg, ValueId v) {
   return cg.value(v).tile_shape;
 }
-DType dtype_of(const NeuronCodegen &cg, ValueId v) {
+DType dtype_of(const NeuronCodegen& cg, ValueId v) {
   return tensor_of(cg, v).dtype;
 }
 
-std::string described(const NeuronCodegen &cg, ValueId v) {
+std::string described(const NeuronCodegen& cg, ValueId v) {
   return sema::describe(tensor_of(cg, v).name, cg.value(v).tile_shape);
 }
 
-int64_t elements(const std::vector<int64_t> &shape) {
+int64_t elements(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (int64_t s : shape) n *= s;
   return n;
 }
 
-int64_t free_size(const std::vector<int64_t> &shape) {
+int64_t free_size(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (size_t i = 1; i < shape.size(); ++i) n *= shape[i];
   return n;
 }
 
-void check_tile(const std::string &name, const std::vector<int64_t> &shape) {
+void check_tile(const std::string& name, const std::vector<int64_t>& shape) {
   if (shape.size() < 2) sema::err_insufficient_rank(name, shape.size());
   if (shape[0] > kPmax) sema::err_num_partition_exceed_arch_limit(shape[0], kPmax);
 }
 
-void require_memory(const NeuronCodegen &cg, ValueId v, const std::string &operand,
-                    const std::string &api, Mem allowed) {
+void require_memory(const NeuronCodegen& cg, ValueId v, const std::string& operand,
+                    const std::string& api, Mem allowed) {
   Memory m = tensor_of(cg, v).memory();
   int bit = m == Memory::HBM ? 1 : m == Memory::SBUF ? 2 : 4;
   if (!(static_cast<int>(allowed) & bit))
     sema::err_unexpected_address_space(operand, api, mem_names(allowed), memory_name(m));
 }
 
-void require_same_partitions(const NeuronCodegen &cg, const std::string &api,
-                             const std::vector<ValueId> &values) {
+void require_same_partitions(const NeuronCodegen& cg, const std::string& api,
+                             const std::vector<ValueId>& values) {
   if (values.size() < 2) return;
   int64_t p = shape_of(cg, values[0]).empty() ? 1 : shape_of(cg, values[0])[0];
   for (ValueId v : values) {
@@ -90,10 +90,10 @@ void require_same_partitions(const NeuronCodegen &cg, const std::string &api,
   }
 }
 
-void require_visible(const NeuronCodegen &cg, ValueId v) {
-  const Tensor &t = tensor_of(cg, v);
+void require_visible(const NeuronCodegen& cg, ValueId v) {
+  const Tensor& t = tensor_of(cg, v);
   if (t.role != TensorRole::Local || t.region == kNone) return;
-  const Kernel &k = cg.kernel();
+  const Kernel& k = cg.kernel();
   // A helper's FunctionScope is transparent: what it returns lives in the caller's scope.
   RegionId home_id = t.region;
   while (home_id != kNone && k.region(home_id).kind == RegionKind::FunctionScope)
@@ -105,13 +105,13 @@ void require_visible(const NeuronCodegen &cg, ValueId v) {
   if (k.region(home_id).kind == RegionKind::AllocationScope && k.region(home_id).parent != kNone &&
       k.region(k.region(home_id).parent).kind == RegionKind::LoopScope)
     home_id = k.region(home_id).parent;
-  const Region &home = k.region(home_id);
+  const Region& home = k.region(home_id);
   std::string where = std::string(region_kind_name(home.kind));
   if (home.loc.known()) where += " at " + home.loc.short_str();
   sema::err_local_variable_used_out_of_scope(t.name, where);
 }
 
-ValueId new_tile(NeuronCodegen &cg, const std::string &name, std::vector<int64_t> shape,
+ValueId new_tile(NeuronCodegen& cg, const std::string& name, std::vector<int64_t> shape,
                  DType dtype, Buffer buffer) {
   Tensor t;
   t.name = name;
@@ -122,10 +122,10 @@ ValueId new_tile(NeuronCodegen &cg, const std::string &name, std::vector<int64_t
   return cg.add_value(identity_pattern(cg.kernel().tensor(id)));
 }
 
-Predicate align_mask(const MaskSpec &mask, size_t tile_rank) {
+Predicate align_mask(const MaskSpec& mask, size_t tile_rank) {
   Predicate p;
-  for (const MaskTerm &t : mask) {
-    auto align = [&](const IndexExpr &e) {
+  for (const MaskTerm& t : mask) {
+    auto align = [&](const IndexExpr& e) {
       if (e.shape.size() > tile_rank)
         throw sema::NkiError("ValueError", "mask expression has " + std::to_string(e.shape.size()) +
                                                " index dimensions but the tile has " +
@@ -142,13 +142,13 @@ Predicate align_mask(const MaskSpec &mask, size_t tile_rank) {
   return p;
 }
 
-void check_bounds(const NeuronCodegen &cg, const AccessPattern &ap, const Predicate &mask) {
-  const Tensor &t = cg.kernel().tensor(ap.tensor);
+void check_bounds(const NeuronCodegen& cg, const AccessPattern& ap, const Predicate& mask) {
+  const Tensor& t = cg.kernel().tensor(ap.tensor);
   for (size_t d = 0; d < ap.index.size(); ++d) {
     if (static_cast<int>(d) == ap.indirect_dim) continue; // checked at run time
     auto [lo, hi] = cg.range_of(ap.index[d], ap.tile_shape);
     // A mask term D <op> 0 (D = lhs - rhs = L + c) bounds an index of the form ±L + k.
-    for (const Comparison &cmp : mask.terms) {
+    for (const Comparison& cmp : mask.terms) {
       AffineExpr D = cmp.lhs - cmp.rhs;
       int64_t c = D.constant();
       AffineExpr L = D - AffineExpr(c);
@@ -195,14 +195,14 @@ void check_bounds(const NeuronCodegen &cg, const AccessPattern &ap, const Predic
   }
 }
 
-Instruction make_inst(const std::string &opcode, Engine engine) {
+Instruction make_inst(const std::string& opcode, Engine engine) {
   Instruction in;
   in.opcode = opcode;
   in.engine = engine;
   return in;
 }
 
-void add_operand(const NeuronCodegen &cg, Instruction &in, const std::string &role, ValueId v) {
+void add_operand(const NeuronCodegen& cg, Instruction& in, const std::string& role, ValueId v) {
   require_visible(cg, v);
   Operand o;
   o.role = role;
@@ -211,7 +211,7 @@ void add_operand(const NeuronCodegen &cg, Instruction &in, const std::string &ro
   in.operands.push_back(std::move(o));
 }
 
-void add_scalar(Instruction &in, const std::string &role, double value) {
+void add_scalar(Instruction& in, const std::string& role, double value) {
   Operand o;
   o.role = role;
   o.is_scalar = true;
@@ -219,7 +219,7 @@ void add_scalar(Instruction &in, const std::string &role, double value) {
   in.operands.push_back(std::move(o));
 }
 
-ValueId emit_result(NeuronCodegen &cg, Instruction in, const std::string &name,
+ValueId emit_result(NeuronCodegen& cg, Instruction in, const std::string& name,
                     std::vector<int64_t> shape, DType dtype, Buffer buffer) {
   if (memory_of(buffer) != Memory::HBM) check_tile(name.empty() ? "t" : name, shape);
   ValueId out = new_tile(cg, name, std::move(shape), dtype, buffer);
@@ -228,7 +228,7 @@ ValueId emit_result(NeuronCodegen &cg, Instruction in, const std::string &name,
   return out;
 }
 
-void emit_effect(NeuronCodegen &cg, Instruction in) {
+void emit_effect(NeuronCodegen& cg, Instruction in) {
   cg.builder.create_inst(std::move(in));
 }
 

@@ -52,40 +52,40 @@ struct ValueInfo {
   ir::Buffer buffer;
   std::string name;
 };
-ValueInfo value_info(const NeuronCodegen &cg, ValueId v);
+ValueInfo value_info(const NeuronCodegen& cg, ValueId v);
 
 /// Declares a kernel parameter (an HBM tensor).
-ValueId param(NeuronCodegen &cg, const std::string &name, std::vector<int64_t> shape,
+ValueId param(NeuronCodegen& cg, const std::string& name, std::vector<int64_t> shape,
               ir::DType dtype, bool mutable_param);
 /// nl.ndarray / nl.zeros / nl.ones / nl.full: allocates a tensor (an "ndarray" instruction,
 /// with the init value as an attribute when given). `partition_dim` > 0 marks leading block
 /// dimensions (`(n, nl.par_dim(128), 512)`), accepted with NKI's deprecation warning.
-ValueId ndarray(NeuronCodegen &cg, const std::string &name, std::vector<int64_t> shape,
+ValueId ndarray(NeuronCodegen& cg, const std::string& name, std::vector<int64_t> shape,
                 ir::DType dtype, ir::Buffer buffer, std::optional<double> init,
-                const std::string &api = "ndarray", int partition_dim = 0);
+                const std::string& api = "ndarray", int partition_dim = 0);
 /// nl.program_id(axis) as an index expression.
-ir::AffineExpr program_id(NeuronCodegen &cg, int64_t axis);
+ir::AffineExpr program_id(NeuronCodegen& cg, int64_t axis);
 /// `v[items]`: a view (access pattern) of the same tensor; no instruction.
-ValueId view(NeuronCodegen &cg, ValueId v, const std::vector<IndexItem> &items);
+ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items);
 /// nl.load: HBM → a new SBUF tile.
-ValueId load(NeuronCodegen &cg, ValueId src, std::optional<ir::DType> dtype,
-             const std::string &name);
-ValueId load(NeuronCodegen &cg, ValueId src, std::optional<ir::DType> dtype,
-             const std::string &name, const MaskSpec &mask);
+ValueId load(NeuronCodegen& cg, ValueId src, std::optional<ir::DType> dtype,
+             const std::string& name);
+ValueId load(NeuronCodegen& cg, ValueId src, std::optional<ir::DType> dtype,
+             const std::string& name, const MaskSpec& mask);
 /// nl.store: a tile → HBM.
-void store(NeuronCodegen &cg, ValueId dst, ValueId value);
-void store(NeuronCodegen &cg, ValueId dst, ValueId value, const MaskSpec &mask);
+void store(NeuronCodegen& cg, ValueId dst, ValueId value);
+void store(NeuronCodegen& cg, ValueId dst, ValueId value, const MaskSpec& mask);
 /// `dst[...] = src` (accumulate empty) or `dst[...] op= src` (accumulate = "add", ...).
-void assign(NeuronCodegen &cg, ValueId dst, const ValueOrScalar &src, const std::string &accumulate,
-            const std::string &expr_text);
+void assign(NeuronCodegen& cg, ValueId dst, const ValueOrScalar& src, const std::string& accumulate,
+            const std::string& expr_text);
 /// Element-wise binary arithmetic (nl.add, `+`, ...). `op` is the ALU op name ("add").
-ValueId binary(NeuronCodegen &cg, const std::string &api, const std::string &op,
-               const ValueOrScalar &x, const ValueOrScalar &y, std::optional<ir::DType> dtype,
-               const std::string &name);
+ValueId binary(NeuronCodegen& cg, const std::string& api, const std::string& op,
+               const ValueOrScalar& x, const ValueOrScalar& y, std::optional<ir::DType> dtype,
+               const std::string& name);
 /// The kernel's return values, in order; checks mutable parameters are among them.
-void set_outputs(NeuronCodegen &cg, const std::vector<ValueId> &values);
+void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values);
 
 /// Raises failed-to-infer-tile when `v` still spans block dimensions of its tensor.
-void check_is_tile(const NeuronCodegen &cg, ValueId v);
+void check_is_tile(const NeuronCodegen& cg, ValueId v);
 
 } // namespace nki::lang

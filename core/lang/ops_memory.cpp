@@ -14,7 +14,7 @@ using namespace nki::ir;
 
 namespace {
 
-std::string shape_list(const std::vector<int64_t> &s) {
+std::string shape_list(const std::vector<int64_t>& s) {
   std::string out = "[";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + "]";
@@ -22,7 +22,7 @@ std::string shape_list(const std::vector<int64_t> &s) {
 
 // NumPy broadcasting of `from` onto `to` (right-aligned); true when every dimension matches
 // or is 1 in `from`.
-bool broadcasts_to(const std::vector<int64_t> &from, const std::vector<int64_t> &to) {
+bool broadcasts_to(const std::vector<int64_t>& from, const std::vector<int64_t>& to) {
   if (from.size() > to.size()) {
     for (size_t i = 0; i < from.size() - to.size(); ++i)
       if (from[i] != 1) return false;
@@ -36,23 +36,23 @@ bool broadcasts_to(const std::vector<int64_t> &from, const std::vector<int64_t> 
   return true;
 }
 
-ValueId handle_load(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_load(NeuronCodegen& cg, const OpCall& c) {
   return load(cg, c.tile("src"), c.dtype, c.name, c.mask);
 }
-ValueId handle_store(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_store(NeuronCodegen& cg, const OpCall& c) {
   store(cg, c.tile("dst"), c.tile("value"), c.mask);
   return -1;
 }
 
 } // namespace
 
-ValueInfo value_info(const NeuronCodegen &cg, ValueId v) {
-  const AccessPattern &ap = cg.value(v);
-  const Tensor &t = cg.kernel().tensor(ap.tensor);
+ValueInfo value_info(const NeuronCodegen& cg, ValueId v) {
+  const AccessPattern& ap = cg.value(v);
+  const Tensor& t = cg.kernel().tensor(ap.tensor);
   return {v, ap.tile_shape, t.dtype, t.buffer, t.name};
 }
 
-ValueId param(NeuronCodegen &cg, const std::string &name, std::vector<int64_t> shape, DType dtype,
+ValueId param(NeuronCodegen& cg, const std::string& name, std::vector<int64_t> shape, DType dtype,
               bool mutable_param) {
   Tensor t;
   t.name = name;
@@ -66,8 +66,8 @@ ValueId param(NeuronCodegen &cg, const std::string &name, std::vector<int64_t> s
   return cg.add_value(identity_pattern(cg.kernel().tensor(id)));
 }
 
-ValueId ndarray(NeuronCodegen &cg, const std::string &name, std::vector<int64_t> shape, DType dtype,
-                Buffer buffer, std::optional<double> init, const std::string &api,
+ValueId ndarray(NeuronCodegen& cg, const std::string& name, std::vector<int64_t> shape, DType dtype,
+                Buffer buffer, std::optional<double> init, const std::string& api,
                 int partition_dim) {
   const std::string shown = name.empty() ? "t" : name;
   bool on_chip = memory_of(buffer) != Memory::HBM;
@@ -103,7 +103,7 @@ ValueId ndarray(NeuronCodegen &cg, const std::string &name, std::vector<int64_t>
   return v;
 }
 
-AffineExpr program_id(NeuronCodegen &cg, int64_t axis) {
+AffineExpr program_id(NeuronCodegen& cg, int64_t axis) {
   size_t rank = cg.options().grid.size();
   if (axis < 0 || static_cast<size_t>(axis) >= std::max<size_t>(rank, 1))
     sema::err_program_id_axis(axis, rank);
@@ -111,21 +111,21 @@ AffineExpr program_id(NeuronCodegen &cg, int64_t axis) {
   return AffineExpr::var({VarKind::ProgramId, static_cast<int>(axis)});
 }
 
-void check_is_tile(const NeuronCodegen &cg, ValueId v) {
-  const Tensor &t = tensor_of(cg, v);
+void check_is_tile(const NeuronCodegen& cg, ValueId v) {
+  const Tensor& t = tensor_of(cg, v);
   if (t.partition_dim <= 0) return;
-  const AccessPattern &ap = cg.value(v);
+  const AccessPattern& ap = cg.value(v);
   for (int d = 0; d < t.partition_dim; ++d)
     if (ap.index[d].mentions(VarKind::TileAxis))
       sema::err_failed_to_infer_tile_from_local_tensor(t.name);
 }
 
-ValueId load(NeuronCodegen &cg, ValueId src, std::optional<DType> dtype, const std::string &name) {
+ValueId load(NeuronCodegen& cg, ValueId src, std::optional<DType> dtype, const std::string& name) {
   return load(cg, src, dtype, name, {});
 }
 
-ValueId load(NeuronCodegen &cg, ValueId src, std::optional<DType> dtype, const std::string &name,
-             const MaskSpec &mask) {
+ValueId load(NeuronCodegen& cg, ValueId src, std::optional<DType> dtype, const std::string& name,
+             const MaskSpec& mask) {
   require_memory(cg, src, "src", "load", Mem::Hbm);
   const std::vector<int64_t> shape = shape_of(cg, src);
   Instruction in = make_inst("load", Engine::Dma);
@@ -134,18 +134,18 @@ ValueId load(NeuronCodegen &cg, ValueId src, std::optional<DType> dtype, const s
   return emit_result(cg, std::move(in), name, shape, dtype.value_or(dtype_of(cg, src)));
 }
 
-void store(NeuronCodegen &cg, ValueId dst, ValueId value) {
+void store(NeuronCodegen& cg, ValueId dst, ValueId value) {
   store(cg, dst, value, {});
 }
 
-void store(NeuronCodegen &cg, ValueId dst, ValueId value, const MaskSpec &mask) {
+void store(NeuronCodegen& cg, ValueId dst, ValueId value, const MaskSpec& mask) {
   require_memory(cg, dst, "dst", "store", Mem::Hbm);
   require_memory(cg, value, "value", "store", Mem::OnChip);
   check_is_tile(cg, value);
-  const Tensor &dt = tensor_of(cg, dst);
+  const Tensor& dt = tensor_of(cg, dst);
   if (dt.role == TensorRole::Param && !dt.mutable_param) sema::err_immutable_parameter(dt.name);
-  const auto &ds = shape_of(cg, dst);
-  const auto &vs = shape_of(cg, value);
+  const auto& ds = shape_of(cg, dst);
+  const auto& vs = shape_of(cg, value);
   if (!broadcasts_to(vs, ds) && elements(vs) != elements(ds))
     sema::err_store_dst_shape_smaller_than_other_shape("store", shape_list(ds), dt.name,
                                                        described(cg, value));
@@ -156,10 +156,10 @@ void store(NeuronCodegen &cg, ValueId dst, ValueId value, const MaskSpec &mask) 
   emit_effect(cg, std::move(in));
 }
 
-void assign(NeuronCodegen &cg, ValueId dst, const ValueOrScalar &src, const std::string &accumulate,
-            const std::string &expr_text) {
-  const Tensor &dt = tensor_of(cg, dst);
-  const auto &ds = shape_of(cg, dst);
+void assign(NeuronCodegen& cg, ValueId dst, const ValueOrScalar& src, const std::string& accumulate,
+            const std::string& expr_text) {
+  const Tensor& dt = tensor_of(cg, dst);
+  const auto& ds = shape_of(cg, dst);
   if (dt.role == TensorRole::Param && !dt.mutable_param) sema::err_immutable_parameter(dt.name);
   bool dst_hbm = dt.memory() == Memory::HBM;
   if (src.is_scalar()) {
@@ -178,8 +178,8 @@ void assign(NeuronCodegen &cg, ValueId dst, const ValueOrScalar &src, const std:
   }
   // `psum += nc_matmul(...)`, `t[...] = nl.copy(...)`: the op writes the destination itself.
   if (fold_into_destination(cg, dst, src.value, accumulate)) return;
-  const Tensor &st = tensor_of(cg, src.value);
-  const auto &ss = shape_of(cg, src.value);
+  const Tensor& st = tensor_of(cg, src.value);
+  const auto& ss = shape_of(cg, src.value);
   if (!broadcasts_to(ss, ds) && elements(ss) != elements(ds))
     sema::err_store_dst_shape_smaller_than_other_shape(expr_text, shape_list(ds), dt.name,
                                                        described(cg, src.value));
@@ -207,19 +207,19 @@ void assign(NeuronCodegen &cg, ValueId dst, const ValueOrScalar &src, const std:
   emit_effect(cg, std::move(in));
 }
 
-void set_outputs(NeuronCodegen &cg, const std::vector<ValueId> &values) {
+void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values) {
   std::vector<TensorId> outs;
   for (ValueId v : values) {
-    const Tensor &t = tensor_of(cg, v);
+    const Tensor& t = tensor_of(cg, v);
     if (t.memory() != Memory::HBM || !cg.value(v).is_identity(t)) sema::err_output_not_hbm(t.name);
     outs.push_back(t.id);
   }
   for (TensorId o : outs) {
-    const Tensor &t = cg.kernel().tensor(o);
+    const Tensor& t = cg.kernel().tensor(o);
     if (t.role == TensorRole::Param) continue;
     bool written = false;
-    for (const Instruction &in : cg.kernel().instructions())
-      for (const Operand &op : in.operands)
+    for (const Instruction& in : cg.kernel().instructions())
+      for (const Operand& op : in.operands)
         if (op.role == "dst" && !op.is_scalar &&
             (op.ap.tensor == o || cg.kernel().tensor(op.ap.tensor).alias_of == o))
           written = true;
@@ -227,7 +227,7 @@ void set_outputs(NeuronCodegen &cg, const std::vector<ValueId> &values) {
   }
   std::string missing;
   for (TensorId p : cg.kernel().params()) {
-    const Tensor &t = cg.kernel().tensor(p);
+    const Tensor& t = cg.kernel().tensor(p);
     if (t.mutable_param && std::find(outs.begin(), outs.end(), p) == outs.end())
       missing += (missing.empty() ? "`" : ", `") + t.name + "`";
   }
@@ -235,7 +235,7 @@ void set_outputs(NeuronCodegen &cg, const std::vector<ValueId> &values) {
   cg.builder.set_outputs(std::move(outs));
 }
 
-void register_memory_ops(OpRegistry &r) {
+void register_memory_ops(OpRegistry& r) {
   r.add("load", handle_load);
   r.add("store", handle_store);
 }

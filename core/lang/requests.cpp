@@ -12,7 +12,7 @@ using util::JsonWriter;
 
 namespace {
 
-std::string reply_value(const NeuronCodegen &cg, ValueId v) {
+std::string reply_value(const NeuronCodegen& cg, ValueId v) {
   ValueInfo info = value_info(cg, v);
   JsonWriter w;
   w.begin_object().key("v").value(info.id).key("shape").int_list(info.shape);
@@ -21,24 +21,24 @@ std::string reply_value(const NeuronCodegen &cg, ValueId v) {
       .key("buffer")
       .value(ir::buffer_name(info.buffer));
   w.key("name").value(info.name);
-  const ir::Tensor &t = cg.kernel().tensor(cg.value(v).tensor);
+  const ir::Tensor& t = cg.kernel().tensor(cg.value(v).tensor);
   w.key("t").value(t.id).key("region").value(t.region).end_object();
   return w.take();
 }
 
-std::optional<ir::DType> optional_dtype(const Json &j) {
+std::optional<ir::DType> optional_dtype(const Json& j) {
   if (j.is_null()) return std::nullopt;
   return decode_dtype(j);
 }
 
-std::optional<ir::AffineExpr> optional_expr(const Json &j) {
+std::optional<ir::AffineExpr> optional_expr(const Json& j) {
   if (j.is_null()) return std::nullopt;
   return decode_expr(j).expr;
 }
 
-IndexItem decode_item(NeuronCodegen &cg, const Json &j) {
+IndexItem decode_item(NeuronCodegen& cg, const Json& j) {
   IndexItem it;
-  const std::string &k = j["k"].string();
+  const std::string& k = j["k"].string();
   if (k == "int") {
     it.kind = IndexItem::Kind::Int;
     it.value = j["v"].integer();
@@ -63,22 +63,22 @@ IndexItem decode_item(NeuronCodegen &cg, const Json &j) {
 
 } // namespace
 
-ValueId decode_value(NeuronCodegen &cg, const Json &j) {
+ValueId decode_value(NeuronCodegen& cg, const Json& j) {
   if (!j.has("v")) throw sema::InternalError("expected a value reference");
   auto v = static_cast<ValueId>(j["v"].integer());
   if (!j.has("items")) return v;
   // A lazy view's own diagnostics point at its subscript, not at the op that consumed it.
   try {
     std::vector<IndexItem> items;
-    for (const Json &it : j["items"].array()) items.push_back(decode_item(cg, it));
+    for (const Json& it : j["items"].array()) items.push_back(decode_item(cg, it));
     return view(cg, v, items);
-  } catch (sema::NkiError &e) {
+  } catch (sema::NkiError& e) {
     if (j.has("loc")) e.set_loc_if_unknown(decode_loc(j["loc"]));
     throw;
   }
 }
 
-ValueOrScalar decode_operand(NeuronCodegen &cg, const Json &j) {
+ValueOrScalar decode_operand(NeuronCodegen& cg, const Json& j) {
   ValueOrScalar o;
   if (j.has("v")) {
     o.value = decode_value(cg, j);
@@ -89,11 +89,11 @@ ValueOrScalar decode_operand(NeuronCodegen &cg, const Json &j) {
   return o;
 }
 
-IndexExpr decode_expr(const Json &j) {
+IndexExpr decode_expr(const Json& j) {
   IndexExpr out;
   out.expr = ir::AffineExpr(j["c"].is_null() ? 0 : j["c"].integer());
-  for (const Json &t : j["t"].is_array() ? j["t"].array() : std::vector<Json>{}) {
-    const std::string &kind = t[0].string();
+  for (const Json& t : j["t"].is_array() ? j["t"].array() : std::vector<Json>{}) {
+    const std::string& kind = t[0].string();
     int id = static_cast<int>(t[1].integer());
     int64_t coeff = t[2].integer();
     ir::VarKind vk = kind == "L"   ? ir::VarKind::LoopIv
@@ -106,10 +106,10 @@ IndexExpr decode_expr(const Json &j) {
   return out;
 }
 
-void encode_expr(JsonWriter &w, const ir::AffineExpr &e) {
+void encode_expr(JsonWriter& w, const ir::AffineExpr& e) {
   w.begin_object().key("c").value(e.constant()).key("t").begin_array();
-  for (const auto &[v, c] : e.terms()) {
-    const char *k = v.kind == ir::VarKind::LoopIv      ? "L"
+  for (const auto& [v, c] : e.terms()) {
+    const char* k = v.kind == ir::VarKind::LoopIv      ? "L"
                     : v.kind == ir::VarKind::ProgramId ? "P"
                                                        : "A";
     w.begin_array().value(k).value(v.id).value(c).end_array();
@@ -117,9 +117,9 @@ void encode_expr(JsonWriter &w, const ir::AffineExpr &e) {
   w.end_array().end_object();
 }
 
-ir::Predicate decode_predicate(const Json &j) {
+ir::Predicate decode_predicate(const Json& j) {
   ir::Predicate p;
-  for (const MaskTerm &t : decode_mask(j)) {
+  for (const MaskTerm& t : decode_mask(j)) {
     if (!t.lhs.shape.empty() || !t.rhs.shape.empty() ||
         t.lhs.expr.mentions(ir::VarKind::TileAxis) || t.rhs.expr.mentions(ir::VarKind::TileAxis))
       sema::err_control_flow_condition_depending_on_arange();
@@ -131,12 +131,12 @@ ir::Predicate decode_predicate(const Json &j) {
 namespace {
 
 // Appends pending warnings to a reply object ({"warn": [[kind, message], ...]}).
-std::string with_warnings(NeuronCodegen &cg, std::string reply) {
+std::string with_warnings(NeuronCodegen& cg, std::string reply) {
   auto warnings = cg.take_warnings();
   if (warnings.empty()) return reply;
   JsonWriter w;
   w.begin_array();
-  for (const auto &[kind, message] : warnings)
+  for (const auto& [kind, message] : warnings)
     w.begin_array().value(kind).value(message).end_array();
   w.end_array();
   if (reply == "null") return "{\"warn\":" + w.str() + "}";
@@ -144,7 +144,7 @@ std::string with_warnings(NeuronCodegen &cg, std::string reply) {
   return reply + ",\"warn\":" + w.str() + "}";
 }
 
-ir::CmpOp decode_cmp(const std::string &op) {
+ir::CmpOp decode_cmp(const std::string& op) {
   return op == "<"    ? ir::CmpOp::Lt
          : op == "<=" ? ir::CmpOp::Le
          : op == ">"  ? ir::CmpOp::Gt
@@ -153,11 +153,11 @@ ir::CmpOp decode_cmp(const std::string &op) {
                       : ir::CmpOp::Ne;
 }
 
-std::string dispatch(NeuronCodegen &cg, const Json &req);
+std::string dispatch(NeuronCodegen& cg, const Json& req);
 
 } // namespace
 
-std::string loop_reply(codegen::LoopRange &range) {
+std::string loop_reply(codegen::LoopRange& range) {
   JsonWriter w;
   w.begin_object();
   w.key("loop").value(range.loop ? range.loop->release() : -1);
@@ -168,18 +168,18 @@ std::string loop_reply(codegen::LoopRange &range) {
   return w.take();
 }
 
-std::string open_trace(const Json &opts) {
+std::string open_trace(const Json& opts) {
   codegen::TraceOptions o;
   o.kernel_name = opts.get_string("kernel");
   if (opts["grid"].is_array()) o.grid = opts["grid"].int_list();
   o.loc = decode_loc(opts["loc"]);
-  NeuronCodegen &cg = trace::TraceContext::new_ctx(o);
+  NeuronCodegen& cg = trace::TraceContext::new_ctx(o);
   if (!opts.has("params")) return "null";
   try {
     cg.builder.set_loc(o.loc);
     JsonWriter w;
     w.begin_object().key("params").begin_array();
-    for (const Json &p : opts["params"].array()) {
+    for (const Json& p : opts["params"].array()) {
       ValueId v = param(cg, p.get_string("name"), p["shape"].int_list(), decode_dtype(p["dtype"]),
                         p["mutable"].is_bool() && p["mutable"].boolean());
       w.key_less_raw(reply_value(cg, v));
@@ -190,7 +190,7 @@ std::string open_trace(const Json &opts) {
     w.key("region").value(cg.kernel_scope(o.kernel_name).release());
     w.key("grid_rank").value(static_cast<int64_t>(o.grid.size())).end_object();
     return w.take();
-  } catch (sema::NkiError &e) {
+  } catch (sema::NkiError& e) {
     e.set_loc_if_unknown(o.loc);
     trace::TraceContext::abandon();
     throw;
@@ -200,17 +200,18 @@ std::string open_trace(const Json &opts) {
   }
 }
 
-std::unique_ptr<ir::Kernel> close_trace(const Json &end) {
+std::unique_ptr<ir::Kernel> close_trace(const Json& end) {
   if (end.has("values")) {
-    NeuronCodegen &cg = trace::nki_ctx();
+    NeuronCodegen& cg = trace::nki_ctx();
     try {
+      apply_pops(cg, end);
       if (end.has("loc")) cg.builder.set_loc(decode_loc(end["loc"]));
       std::vector<ValueId> vs;
-      for (const Json &j : end["values"].array()) vs.push_back(decode_value(cg, j));
+      for (const Json& j : end["values"].array()) vs.push_back(decode_value(cg, j));
       set_outputs(cg, vs);
       cg.pop_scope(static_cast<ir::RegionId>(end["region"].integer()));
       cg.exit_trace_scope(trace::TraceScopeKind::KernelScope);
-    } catch (sema::NkiError &e) {
+    } catch (sema::NkiError& e) {
       e.set_loc_if_unknown(cg.builder.loc());
       trace::TraceContext::abandon();
       throw;
@@ -222,14 +223,14 @@ std::unique_ptr<ir::Kernel> close_trace(const Json &end) {
   return trace::TraceContext::finalize_kernel();
 }
 
-ir::DType decode_dtype(const Json &j) {
-  const std::string &name = j.string();
+ir::DType decode_dtype(const Json& j) {
+  const std::string& name = j.string();
   auto t = ir::parse_dtype(name);
   if (!t) sema::err_unsupported_dtype(name);
   return *t;
 }
 
-ir::SourceLoc decode_loc(const Json &j) {
+ir::SourceLoc decode_loc(const Json& j) {
   ir::SourceLoc loc;
   if (!j.is_array() || j.size() < 3) return loc;
   loc.file = j[0].string();
@@ -238,7 +239,14 @@ ir::SourceLoc decode_loc(const Json &j) {
   return loc;
 }
 
-std::string handle_request(NeuronCodegen &cg, const Json &req) {
+void apply_pops(NeuronCodegen& cg, const Json& req) {
+  const Json& pops = req["pop"];
+  if (!pops.is_array()) return;
+  for (const Json& id : pops.array()) cg.pop_scope(static_cast<ir::RegionId>(id.integer()));
+}
+
+std::string handle_request(NeuronCodegen& cg, const Json& req) {
+  apply_pops(cg, req);
   if (req.has("loc")) cg.builder.set_loc(decode_loc(req["loc"]));
   if (req.has("stmt")) cg.enter_stmt(req["stmt"].string());
   return with_warnings(cg, dispatch(cg, req));
@@ -246,8 +254,8 @@ std::string handle_request(NeuronCodegen &cg, const Json &req) {
 
 namespace {
 
-std::string dispatch(NeuronCodegen &cg, const Json &req) {
-  const std::string &op = req["op"].string();
+std::string dispatch(NeuronCodegen& cg, const Json& req) {
+  const std::string& op = req["op"].string();
   const std::string name = req.get_string("name");
 
   if (op == "param") {
@@ -293,7 +301,7 @@ std::string dispatch(NeuronCodegen &cg, const Json &req) {
     return "null";
   }
   if (op == "warn_shadow") {
-    const ir::Tensor &t = cg.kernel().tensor(cg.value(decode_value(cg, req["t"])).tensor);
+    const ir::Tensor& t = cg.kernel().tensor(cg.value(decode_value(cg, req["t"])).tensor);
     std::string shape;
     for (size_t i = 0; i < t.shape.size(); ++i)
       shape += (i ? ", " : "") + std::to_string(t.shape[i]);
@@ -305,7 +313,7 @@ std::string dispatch(NeuronCodegen &cg, const Json &req) {
   }
   if (op == "return") {
     std::vector<ValueId> vs;
-    for (const Json &j : req["values"].array()) vs.push_back(decode_value(cg, j));
+    for (const Json& j : req["values"].array()) vs.push_back(decode_value(cg, j));
     set_outputs(cg, vs);
     return "null";
   }

@@ -14,37 +14,41 @@ namespace nki::lang {
 /// Handles one op request against the active codegen context and returns the JSON reply.
 /// Sets the builder's source location (and StmtScope) from the request first. Throws
 /// sema::NkiError (user errors, located) or sema::InternalError.
-std::string handle_request(codegen::NeuronCodegen &cg, const util::Json &req);
+std::string handle_request(codegen::NeuronCodegen& cg, const util::Json& req);
 
 /// Decodes an index expression {"c": int, "t": [["L"|"P"|"A", id, coeff], ...], "shape": [...]}.
-IndexExpr decode_expr(const util::Json &j);
+IndexExpr decode_expr(const util::Json& j);
 /// Encodes an affine expression in the same form (no shape).
-void encode_expr(util::JsonWriter &w, const ir::AffineExpr &e);
+void encode_expr(util::JsonWriter& w, const ir::AffineExpr& e);
 
 /// A value reference {"v": id} or a view of one {"v": id, "items": [...]} (resolved now: the
 /// surface creates views lazily, so `nl.load(a[i, j])` is one request).
-ValueId decode_value(NeuronCodegen &cg, const util::Json &j);
+ValueId decode_value(NeuronCodegen& cg, const util::Json& j);
 /// A tile-or-scalar operand: a value reference, or {"s": number, "int": bool}.
-ValueOrScalar decode_operand(NeuronCodegen &cg, const util::Json &j);
+ValueOrScalar decode_operand(NeuronCodegen& cg, const util::Json& j);
+
+/// Closes the scopes listed in `req["pop"]` (innermost first). The surface defers closing a
+/// loop's scopes to its next request, so a traced loop costs one boundary call, not two.
+void apply_pops(NeuronCodegen& cg, const util::Json& req);
 
 /// Opens a trace (TraceContext::new_ctx). When `opts` carries "params", also declares them,
 /// enters the trace-side KernelScope and opens the IR KernelScope, replying
 /// {"params": [values...], "region": id, "grid_rank": n} — one boundary call per kernel start.
-std::string open_trace(const util::Json &opts);
+std::string open_trace(const util::Json& opts);
 /// Ends a trace. When `end` carries "values" (and "region" from open_trace), records the outputs
 /// and closes the kernel's scopes first. Every failure clears the trace.
-std::unique_ptr<ir::Kernel> close_trace(const util::Json &end);
+std::unique_ptr<ir::Kernel> close_trace(const util::Json& end);
 
 /// Decodes an if/while predicate [{"lhs","op","rhs"}...]; conditions on aranges are refused
 /// with NKI's control-flow error.
-ir::Predicate decode_predicate(const util::Json &j);
+ir::Predicate decode_predicate(const util::Json& j);
 
 /// {"loop": id|-1, "alloc": id|-1, "iv": expr}: releases the range's guards (the surface pops
 /// the scopes itself).
-std::string loop_reply(codegen::LoopRange &range);
+std::string loop_reply(codegen::LoopRange& range);
 
 /// Parses "float32"-style dtype names, raising NKI's unsupported-dtype error otherwise.
-ir::DType decode_dtype(const util::Json &j);
-ir::SourceLoc decode_loc(const util::Json &j);
+ir::DType decode_dtype(const util::Json& j);
+ir::SourceLoc decode_loc(const util::Json& j);
 
 } // namespace nki::lang

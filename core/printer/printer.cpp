@@ -13,7 +13,7 @@ namespace {
 
 constexpr size_t kLocColumn = 72; // locations start here (or two spaces after a long line)
 
-std::string shape_str(const std::vector<int64_t> &shape) {
+std::string shape_str(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i) s += ",";
@@ -28,7 +28,7 @@ std::string tile_axis_name(int axis, size_t rank) {
   return "f" + std::to_string(axis - 1);
 }
 
-std::string var_name(const Kernel &k, const Var &v, size_t tile_rank) {
+std::string var_name(const Kernel& k, const Var& v, size_t tile_rank) {
   switch (v.kind) {
   case VarKind::LoopIv:
     return "%" + k.loop_axis(v.id).name;
@@ -54,22 +54,22 @@ std::string format_number(double d) {
   return buf;
 }
 
-std::string format_attr(const AttrValue &v) {
-  if (auto *i = std::get_if<int64_t>(&v)) return std::to_string(*i);
-  if (auto *d = std::get_if<double>(&v)) return format_number(*d);
-  if (auto *s = std::get_if<std::string>(&v)) return *s;
-  const auto &l = std::get<std::vector<int64_t>>(v);
+std::string format_attr(const AttrValue& v) {
+  if (auto* i = std::get_if<int64_t>(&v)) return std::to_string(*i);
+  if (auto* d = std::get_if<double>(&v)) return format_number(*d);
+  if (auto* s = std::get_if<std::string>(&v)) return *s;
+  const auto& l = std::get<std::vector<int64_t>>(v);
   return shape_str(l);
 }
 
 class Printer {
 public:
-  Printer(const Kernel &k, Sink &sink) : k_(k), sink_(sink) {}
+  Printer(const Kernel& k, Sink& sink) : k_(k), sink_(sink) {}
 
   void run() {
     std::string head = "kernel @" + k_.name() + "(";
     for (size_t i = 0; i < k_.params().size(); ++i) {
-      const Tensor &t = k_.tensor(k_.params()[i]);
+      const Tensor& t = k_.tensor(k_.params()[i]);
       if (i) head += ", ";
       head += "%" + t.name + ": " + format_type(t);
       if (t.mutable_param) head += " mutable";
@@ -97,7 +97,7 @@ public:
   }
 
 private:
-  void emit(int depth, std::string body, int op, int region, const SourceLoc &loc) {
+  void emit(int depth, std::string body, int op, int region, const SourceLoc& loc) {
     LineRecord r;
     r.text = std::string(depth * 2, ' ') + body;
     if (loc.known()) {
@@ -111,16 +111,16 @@ private:
     sink_.line(std::move(r));
   }
 
-  std::string region_header(const Region &r) {
+  std::string region_header(const Region& r) {
     std::string h = region_kind_name(r.kind);
-    const RegionPayload &p = r.payload;
+    const RegionPayload& p = r.payload;
     switch (r.kind) {
     case RegionKind::KernelScope:
     case RegionKind::FunctionScope:
       if (!p.name.empty()) h += " @" + p.name;
       break;
     case RegionKind::LoopScope: {
-      const LoopAxis &a = k_.loop_axis(p.axis);
+      const LoopAxis& a = k_.loop_axis(p.axis);
       if (a.tag == LoopAxis::Tag::DynamicAxis) {
         h += " dynamic %" + a.name + " trip " + format_access(k_, a.dynamic_trip);
       } else {
@@ -154,9 +154,9 @@ private:
   }
 
   void region(RegionId id, int depth) {
-    const Region &r = k_.region(id);
+    const Region& r = k_.region(id);
     emit(depth, region_header(r), -1, id, r.loc);
-    for (const Item &it : r.body) {
+    for (const Item& it : r.body) {
       if (it.kind == Item::Kind::Region)
         region(it.id, depth + 1);
       else
@@ -165,25 +165,25 @@ private:
     emit(depth, "}", -1, id, {});
   }
 
-  std::string operand(const Operand &o) {
+  std::string operand(const Operand& o) {
     if (o.is_scalar) return format_number(o.scalar);
     return format_access(k_, o.ap);
   }
 
-  void inst(const Instruction &in, int depth) {
+  void inst(const Instruction& in, int depth) {
     std::string s;
     if (in.result != kNone) s += "%" + k_.tensor(in.result).name + " = ";
     if (in.engine != Engine::None) s += std::string(engine_name(in.engine)) + ".";
     s += in.opcode;
     // Destination first (store-like ops), then inputs.
     bool first = true;
-    for (const Operand &o : in.operands) {
+    for (const Operand& o : in.operands) {
       if (o.role != "dst") continue;
       s += first ? " " : ", ";
       s += operand(o);
       first = false;
     }
-    for (const Operand &o : in.operands) {
+    for (const Operand& o : in.operands) {
       if (o.role == "dst") continue;
       s += first ? " " : ", ";
       s += operand(o);
@@ -192,7 +192,7 @@ private:
     if (!in.attrs.empty() || !in.mask.empty()) {
       s += " {";
       bool f = true;
-      for (const auto &[key, val] : in.attrs) {
+      for (const auto& [key, val] : in.attrs) {
         if (!f) s += ", ";
         s += key + " = " + format_attr(val);
         f = false;
@@ -200,7 +200,7 @@ private:
       if (!in.mask.empty()) {
         if (!f) s += ", ";
         size_t rank = 0;
-        for (const Operand &o : in.operands) rank = std::max(rank, o.ap.tile_shape.size());
+        for (const Operand& o : in.operands) rank = std::max(rank, o.ap.tile_shape.size());
         s += "mask = " + format_predicate(k_, in.mask, rank);
       }
       s += "}";
@@ -209,11 +209,11 @@ private:
     emit(depth, s, in.id, in.region, in.loc);
   }
 
-  const Kernel &k_;
-  Sink &sink_;
+  const Kernel& k_;
+  Sink& sink_;
 };
 
-void write_loc(util::JsonWriter &w, const SourceLoc &loc) {
+void write_loc(util::JsonWriter& w, const SourceLoc& loc) {
   if (!loc.known() && loc.file.empty()) {
     w.null();
     return;
@@ -223,10 +223,10 @@ void write_loc(util::JsonWriter &w, const SourceLoc &loc) {
   w.end_object();
 }
 
-void write_expr(util::JsonWriter &w, const AffineExpr &e) {
+void write_expr(util::JsonWriter& w, const AffineExpr& e) {
   w.begin_object().key("const").value(e.constant()).key("terms").begin_array();
-  for (const auto &[v, c] : e.terms()) {
-    const char *kind = v.kind == VarKind::LoopIv      ? "loop"
+  for (const auto& [v, c] : e.terms()) {
+    const char* kind = v.kind == VarKind::LoopIv      ? "loop"
                        : v.kind == VarKind::ProgramId ? "program_id"
                                                       : "tile";
     w.begin_object().key("var").value(kind).key("id").value(v.id).key("coeff").value(c);
@@ -235,9 +235,9 @@ void write_expr(util::JsonWriter &w, const AffineExpr &e) {
   w.end_array().end_object();
 }
 
-void write_access(util::JsonWriter &w, const AccessPattern &ap) {
+void write_access(util::JsonWriter& w, const AccessPattern& ap) {
   w.begin_object().key("tensor").value(ap.tensor).key("index").begin_array();
-  for (const auto &e : ap.index) write_expr(w, e);
+  for (const auto& e : ap.index) write_expr(w, e);
   w.end_array().key("tile_shape").int_list(ap.tile_shape);
   if (ap.indirect) {
     w.key("indirect").begin_object().key("dim").value(ap.indirect_dim).key("index");
@@ -247,9 +247,9 @@ void write_access(util::JsonWriter &w, const AccessPattern &ap) {
   w.end_object();
 }
 
-void write_predicate(util::JsonWriter &w, const Predicate &p) {
+void write_predicate(util::JsonWriter& w, const Predicate& p) {
   w.begin_array();
-  for (const auto &c : p.terms) {
+  for (const auto& c : p.terms) {
     w.begin_object().key("lhs");
     write_expr(w, c.lhs);
     w.key("op").value(cmp_name(c.op)).key("rhs");
@@ -259,12 +259,12 @@ void write_predicate(util::JsonWriter &w, const Predicate &p) {
   w.end_array();
 }
 
-void write_region(util::JsonWriter &w, const Kernel &k, RegionId id) {
-  const Region &r = k.region(id);
+void write_region(util::JsonWriter& w, const Kernel& k, RegionId id) {
+  const Region& r = k.region(id);
   w.begin_object().key("region").value(id).key("kind").value(region_kind_name(r.kind));
   w.key("loc");
   write_loc(w, r.loc);
-  const RegionPayload &p = r.payload;
+  const RegionPayload& p = r.payload;
   if (!p.name.empty()) w.key("name").value(p.name);
   if (p.axis != kNone) w.key("axis").value(p.axis);
   if (!p.predicate.empty()) {
@@ -281,17 +281,17 @@ void write_region(util::JsonWriter &w, const Kernel &k, RegionId id) {
   if (p.stage_id >= 0) w.key("stage_id").value(p.stage_id);
   if (p.execution_order >= 0) w.key("execution_order").value(p.execution_order);
   w.key("body").begin_array();
-  for (const Item &it : r.body) {
+  for (const Item& it : r.body) {
     if (it.kind == Item::Kind::Region) {
       write_region(w, k, it.id);
       continue;
     }
-    const Instruction &in = k.inst(it.id);
+    const Instruction& in = k.inst(it.id);
     w.begin_object().key("op").value(in.id).key("opcode").value(in.opcode);
     w.key("engine").value(engine_name(in.engine));
     if (in.result != kNone) w.key("result").value(in.result);
     w.key("operands").begin_array();
-    for (const Operand &o : in.operands) {
+    for (const Operand& o : in.operands) {
       w.begin_object().key("role").value(o.role);
       if (o.is_scalar) {
         w.key("scalar").value(o.scalar);
@@ -302,13 +302,13 @@ void write_region(util::JsonWriter &w, const Kernel &k, RegionId id) {
       w.end_object();
     }
     w.end_array().key("attrs").begin_object();
-    for (const auto &[key, val] : in.attrs) {
+    for (const auto& [key, val] : in.attrs) {
       w.key(key);
-      if (auto *i = std::get_if<int64_t>(&val))
+      if (auto* i = std::get_if<int64_t>(&val))
         w.value(*i);
-      else if (auto *d = std::get_if<double>(&val))
+      else if (auto* d = std::get_if<double>(&val))
         w.value(*d);
-      else if (auto *s = std::get_if<std::string>(&val))
+      else if (auto* s = std::get_if<std::string>(&val))
         w.value(*s);
       else
         w.int_list(std::get<std::vector<int64_t>>(val));
@@ -332,11 +332,11 @@ void TextSink::line(LineRecord rec) {
   text_ += '\n';
 }
 
-std::string format_expr(const Kernel &k, const AffineExpr &e, size_t tile_rank) {
+std::string format_expr(const Kernel& k, const AffineExpr& e, size_t tile_rank) {
   std::string s;
   // Symbols first (loop ivs, program ids), tile axes after, constant last: "128*%i + p + 3".
   for (int pass = 0; pass < 2; ++pass) {
-    for (const auto &[v, c] : e.terms()) {
+    for (const auto& [v, c] : e.terms()) {
       bool tile = v.kind == VarKind::TileAxis;
       if ((pass == 0) == tile) continue;
       int64_t mag = c < 0 ? -c : c;
@@ -357,8 +357,8 @@ std::string format_expr(const Kernel &k, const AffineExpr &e, size_t tile_rank) 
   return s;
 }
 
-std::string format_access(const Kernel &k, const AccessPattern &ap) {
-  const Tensor &t = k.tensor(ap.tensor);
+std::string format_access(const Kernel& k, const AccessPattern& ap) {
+  const Tensor& t = k.tensor(ap.tensor);
   std::string s = "%" + t.name;
   if (ap.is_identity(t)) return s;
   s += "[";
@@ -375,14 +375,14 @@ std::string format_access(const Kernel &k, const AccessPattern &ap) {
   return s + "]";
 }
 
-std::string format_type(const Tensor &t) {
+std::string format_type(const Tensor& t) {
   return std::string(buffer_name(t.buffer)) + " " + dtype_short(t.dtype) + shape_str(t.shape);
 }
 
-std::string format_predicate(const Kernel &k, const Predicate &p, size_t tile_rank) {
+std::string format_predicate(const Kernel& k, const Predicate& p, size_t tile_rank) {
   std::string s;
   for (size_t i = 0; i < p.terms.size(); ++i) {
-    const Comparison &c = p.terms[i];
+    const Comparison& c = p.terms[i];
     if (i) s += " & ";
     std::string one = format_expr(k, c.lhs, tile_rank) + " " + cmp_name(c.op) + " " +
                       format_expr(k, c.rhs, tile_rank);
@@ -391,20 +391,20 @@ std::string format_predicate(const Kernel &k, const Predicate &p, size_t tile_ra
   return s;
 }
 
-void print_kernel(const Kernel &k, Sink &sink) {
+void print_kernel(const Kernel& k, Sink& sink) {
   Printer(k, sink).run();
 }
 
-std::string to_text(const Kernel &k) {
+std::string to_text(const Kernel& k) {
   TextSink s;
   print_kernel(k, s);
   return s.text();
 }
 
-std::string records_to_json(const std::vector<LineRecord> &records) {
+std::string records_to_json(const std::vector<LineRecord>& records) {
   util::JsonWriter w;
   w.begin_array();
-  for (const auto &r : records) {
+  for (const auto& r : records) {
     w.begin_object().key("text").value(r.text).key("depth").value(r.depth);
     w.key("op_id").value(r.op_id).key("region_id").value(r.region_id).key("loc");
     write_loc(w, r.loc);
@@ -414,7 +414,7 @@ std::string records_to_json(const std::vector<LineRecord> &records) {
   return w.take();
 }
 
-std::string to_json(const Kernel &k) {
+std::string to_json(const Kernel& k) {
   util::JsonWriter w;
   w.begin_object().key("version").value(kIrJsonVersion).key("kernel").value(k.name());
   w.key("grid").int_list(k.grid()).key("loc");
@@ -424,7 +424,7 @@ std::string to_json(const Kernel &k) {
   w.end_array().key("outputs").begin_array();
   for (TensorId t : k.outputs()) w.value(t);
   w.end_array().key("tensors").begin_array();
-  for (const Tensor &t : k.tensors()) {
+  for (const Tensor& t : k.tensors()) {
     w.begin_object().key("id").value(t.id).key("name").value(t.name);
     w.key("shape").int_list(t.shape).key("dtype").value(dtype_name(t.dtype));
     w.key("buffer").value(buffer_name(t.buffer)).key("memory").value(memory_name(t.memory()));
@@ -436,7 +436,7 @@ std::string to_json(const Kernel &k) {
   }
   w.end_array().key("loop_axes").begin_array();
   for (size_t i = 0; i < k.loop_axes().size(); ++i) {
-    const LoopAxis &a = k.loop_axes()[i];
+    const LoopAxis& a = k.loop_axes()[i];
     w.begin_object().key("id").value(static_cast<int64_t>(i)).key("name").value(a.name);
     w.key("tag").value(a.tag == LoopAxis::Tag::AffineAxis ? "AffineAxis" : "DynamicAxis");
     w.key("axis_type").value(a.axis_type == AxisType::Affine ? "affine" : "sequential");

@@ -27,7 +27,7 @@ public:
 class TextSink : public Sink {
 public:
   void line(LineRecord rec) override;
-  const std::string &text() const { return text_; }
+  const std::string& text() const { return text_; }
 
 private:
   std::string text_;
@@ -36,26 +36,26 @@ private:
 class RecordSink : public Sink {
 public:
   void line(LineRecord rec) override { records_.push_back(std::move(rec)); }
-  const std::vector<LineRecord> &records() const { return records_; }
+  const std::vector<LineRecord>& records() const { return records_; }
 
 private:
   std::vector<LineRecord> records_;
 };
 
 /// Prints `k` into `sink`.
-void print_kernel(const ir::Kernel &k, Sink &sink);
+void print_kernel(const ir::Kernel& k, Sink& sink);
 /// Convenience: the plain text form.
-std::string to_text(const ir::Kernel &k);
+std::string to_text(const ir::Kernel& k);
 /// The records as a JSON array of {text, depth, op_id, region_id, loc}.
-std::string records_to_json(const std::vector<LineRecord> &records);
+std::string records_to_json(const std::vector<LineRecord>& records);
 /// The versioned JSON exchange form of the whole kernel (docs/ir-format.md).
-std::string to_json(const ir::Kernel &k);
+std::string to_json(const ir::Kernel& k);
 
 /// Printing helpers shared with diagnostics.
-std::string format_expr(const ir::Kernel &k, const ir::AffineExpr &e, size_t tile_rank);
-std::string format_access(const ir::Kernel &k, const ir::AccessPattern &ap);
-std::string format_type(const ir::Tensor &t);
-std::string format_predicate(const ir::Kernel &k, const ir::Predicate &p, size_t tile_rank);
+std::string format_expr(const ir::Kernel& k, const ir::AffineExpr& e, size_t tile_rank);
+std::string format_access(const ir::Kernel& k, const ir::AccessPattern& ap);
+std::string format_type(const ir::Tensor& t);
+std::string format_predicate(const ir::Kernel& k, const ir::Predicate& p, size_t tile_rank);
 
 constexpr int kIrJsonVersion = 1;
 

@@ -5,7 +5,7 @@
 namespace nki::sema {
 
 namespace {
-std::string join_shape(const std::vector<int64_t> &shape) {
+std::string join_shape(const std::vector<int64_t>& shape) {
   std::string s;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i) s += ", ";
@@ -15,7 +15,7 @@ std::string join_shape(const std::vector<int64_t> &shape) {
 }
 } // namespace
 
-std::string describe(const std::string &name, const std::vector<int64_t> &shape) {
+std::string describe(const std::string& name, const std::vector<int64_t>& shape) {
   return name + "[" + join_shape(shape) + "]";
 }
 
@@ -23,12 +23,12 @@ void err_nki_api_outside_of_nki_kernel() {
   throw NkiError("RuntimeError", "calling NKI API outside of NKI kernels is not supported.");
 }
 
-void err_trace_already_active(const std::string &active_kernel) {
+void err_trace_already_active(const std::string& active_kernel) {
   throw NkiError("RuntimeError", "cannot start tracing a kernel while kernel '" + active_kernel +
                                      "' is being traced: only one trace may be active at a time");
 }
 
-void err_unbalanced_scope_exit(const std::string &expected, const std::string &got) {
+void err_unbalanced_scope_exit(const std::string& expected, const std::string& got) {
   throw InternalError("unbalanced scope exit: expected " + expected + ", got " + got);
 }
 
@@ -38,25 +38,25 @@ void err_num_partition_exceed_arch_limit(int64_t partitions, int64_t limit) {
                                    ".");
 }
 
-void err_insufficient_rank(const std::string &tensor, size_t rank) {
+void err_insufficient_rank(const std::string& tensor, size_t rank) {
   throw NkiError("ValueError", "Insufficient rank: tile '" + tensor + "' has rank " +
                                    std::to_string(rank) +
                                    "; SBUF and PSUM tiles need a partition dimension and at "
                                    "least one free dimension");
 }
 
-void err_unexpected_address_space(const std::string &operand, const std::string &api,
-                                  const std::string &expected, const std::string &got_memory) {
+void err_unexpected_address_space(const std::string& operand, const std::string& api,
+                                  const std::string& expected, const std::string& got_memory) {
   throw NkiError("TypeError", "Expected operand '" + operand + "' of '" + api +
                                   "' to be in address space '" + expected +
                                   "', but got a tile in '" + got_memory + "' instead.");
 }
 
-void err_immutable_parameter(const std::string &tensor) {
+void err_immutable_parameter(const std::string& tensor) {
   throw NkiError("TypeError", "Cannot update immutable parameter `" + tensor + "`");
 }
 
-void err_out_of_bound_access(const std::string &tensor, size_t dim, int64_t lo, int64_t hi,
+void err_out_of_bound_access(const std::string& tensor, size_t dim, int64_t lo, int64_t hi,
                              int64_t size) {
   throw NkiError("IndexError", "Out-of-bound access for tensor `" + tensor + "` on dimension " +
                                    std::to_string(dim) + ": index range [" + std::to_string(lo) +
@@ -71,7 +71,7 @@ void err_program_id_axis(int64_t axis, size_t rank) {
                                    ")");
 }
 
-void err_1d_arange(const std::string &tensor) {
+void err_1d_arange(const std::string& tensor) {
   throw NkiError("NKISyntaxError",
                  "indexing tensor `" + tensor + "` with 1d arange is not supported.");
 }
@@ -81,19 +81,19 @@ void err_mixing_basic_advanced_indexing() {
                  "Mixing basic tensor indexing and advanced tensor indexing is not supported.");
 }
 
-void err_too_many_indices(const std::string &tensor, size_t given, size_t rank) {
+void err_too_many_indices(const std::string& tensor, size_t given, size_t rank) {
   throw NkiError("IndexError", "too many indices for tensor `" + tensor + "`: tensor is " +
                                    std::to_string(rank) + "-dimensional, but " +
                                    std::to_string(given) + " were indexed");
 }
 
-void err_num_partition_mismatch(const std::string &params, const std::string &api) {
+void err_num_partition_mismatch(const std::string& params, const std::string& api) {
   throw NkiError("ValueError",
                  "number of partitions (dimension 0 size of a tile) mismatch in parameters (" +
                      params + ") of '" + api + "'");
 }
 
-void err_broadcast_shapes(const std::string &params, const std::string &api) {
+void err_broadcast_shapes(const std::string& params, const std::string& api) {
   throw NkiError("ValueError", "shapes of parameters (" + params + ") of '" + api +
                                    "' cannot be broadcast together");
 }
@@ -102,27 +102,27 @@ void err_hbm_tensor_with_init_value() {
   throw NkiError("NKISyntaxError", "Creating HBM tensor with init value is not supported.");
 }
 
-void err_unsupported_dtype(const std::string &dtype) {
+void err_unsupported_dtype(const std::string& dtype) {
   throw NkiError("TypeError", "Unsupported dtype '" + dtype +
                                   "', expected one of the following dtypes: bool_, uint8, int8, "
                                   "uint16, int16, uint32, int32, float8_e4m3, float8_e5m2, "
                                   "bfloat16, float16, tfloat32, float32");
 }
 
-void err_slice_size_not_static(const std::string &tensor, size_t dim) {
+void err_slice_size_not_static(const std::string& tensor, size_t dim) {
   throw NkiError("NKISyntaxError", "slice of tensor `" + tensor + "` on dimension " +
                                        std::to_string(dim) +
                                        " must have a compile-time constant size");
 }
 
-void err_output_not_hbm(const std::string &tensor) {
+void err_output_not_hbm(const std::string& tensor) {
   throw NkiError("NKISyntaxError", "kernel output `" + tensor +
                                        "` must be an HBM tensor created with "
                                        "buffer=nl.shared_hbm");
 }
 
-void err_local_variable_used_out_of_scope(const std::string &name,
-                                          const std::string &parent_scope) {
+void err_local_variable_used_out_of_scope(const std::string& name,
+                                          const std::string& parent_scope) {
   throw NkiError("NKISyntaxError", "Local variable '" + name +
                                        "' is referenced outside of its parent scope " +
                                        parent_scope);
@@ -132,7 +132,7 @@ void err_mask_not_equal_not_supported() {
   throw NkiError("NKISyntaxError", "'not equal' mask is not supported");
 }
 
-void err_logic_or_not_supported(const std::string &name) {
+void err_logic_or_not_supported(const std::string& name) {
   throw NkiError("ValueError", "'logical or' is not supported for the `" + name + "`");
 }
 
@@ -164,7 +164,7 @@ void err_ambiguous_tensor_truth_value() {
   throw NkiError("ValueError", "Cannot evaluate truth value of a multi-element tensor/array.");
 }
 
-void err_nested_kernel_with_spmd_grid(const std::string &func, const std::string &grid) {
+void err_nested_kernel_with_spmd_grid(const std::string& func, const std::string& grid) {
   throw NkiError("NKISyntaxError", "Calling kernel with spmd grid (" + func + "[" + grid +
                                        "]) inside another kernel is not supported.");
 }
@@ -173,36 +173,36 @@ void err_shared_hbm_must_in_kernel_level() {
   throw NkiError("RuntimeError", "shared_hbm buffer can only be created top level kernel scope");
 }
 
-void err_store_dst_shape_smaller_than_other_shape(const std::string &expr,
-                                                  const std::string &dst_shape,
-                                                  const std::string &dst_name,
-                                                  const std::string &others) {
+void err_store_dst_shape_smaller_than_other_shape(const std::string& expr,
+                                                  const std::string& dst_shape,
+                                                  const std::string& dst_name,
+                                                  const std::string& others) {
   throw NkiError("ValueError", "Illegal assignment destination shape in '" + expr + "': shape " +
                                    dst_shape + " of parameter '" + dst_name +
                                    "' is smaller than other parameter shapes " + others + ".");
 }
 
-void err_mutable_parameter_not_returned(const std::string &names) {
+void err_mutable_parameter_not_returned(const std::string& names) {
   throw NkiError("NKISyntaxError",
                  "Mutable kernel parameter not returned by `return` statement: " + names);
 }
 
-void err_tensor_output_not_written_to(const std::string &name) {
+void err_tensor_output_not_written_to(const std::string& name) {
   throw NkiError("ValueError", "kernel output `" + name + "` is never written to");
 }
 
-void err_annotation_shape_mismatch(const std::string &value, const std::string &expected) {
+void err_annotation_shape_mismatch(const std::string& value, const std::string& expected) {
   throw NkiError("TypeError",
                  "shape of `" + value + "` does not match the expected shape of " + expected);
 }
 
-void err_failed_to_infer_tile_from_local_tensor(const std::string &name) {
+void err_failed_to_infer_tile_from_local_tensor(const std::string& name) {
   throw NkiError("TypeError", "Failed to infer tile from tensor '" + name +
                                   "': the first dimension of the tile is not the partition "
                                   "dimension of the tensor.");
 }
 
-void err_leading_dimension_of_tensor_must_be_partition(const std::string &shape) {
+void err_leading_dimension_of_tensor_must_be_partition(const std::string& shape) {
   throw NkiError("NKISyntaxError",
                  "The leading dimension of SBUF/PSUM tensors must be the partition dimension. "
                  "The tensor has shape " +
@@ -213,18 +213,18 @@ void err_cannot_assign_to_index() {
   throw NkiError("TypeError", "'index' tensor does not support item assignment");
 }
 
-void err_not_supported_yet(const std::string &api) {
+void err_not_supported_yet(const std::string& api) {
   throw NkiError("NotImplementedError", "not supported in nki-playground yet: " + api);
 }
 
-std::string warn_block_dimension_is_deprecated(const std::string &tensor) {
+std::string warn_block_dimension_is_deprecated(const std::string& tensor) {
   return "Block dimension is deprecated. The leading dimension of " + tensor +
          " should be the partition dimension; index the block dimension away before use or "
          "allocate one tile per block.";
 }
 
-std::string warn_shadowing_local_tensor(const std::string &described_tensor,
-                                        const std::string &name) {
+std::string warn_shadowing_local_tensor(const std::string& described_tensor,
+                                        const std::string& name) {
   return "shadowing local tensor '" + described_tensor + "' with a new object, use '" + name +
          "[...] =' if you want to update the existing object";
 }
@@ -236,18 +236,18 @@ void err_predicate_truth_value() {
                  "`if` condition or a `mask=`");
 }
 
-void err_do_while_condition(const std::string &name) {
+void err_do_while_condition(const std::string& name) {
   throw NkiError("ValueError", "the do-while loop on `" + name + "` must assign `" + name +
                                    "` a scalar comparison (e.g. `" + name +
                                    " = scalar(t) < 10`) as the last statement of its body");
 }
 
-void err_nki_param_not_hashable(const std::string &name, const std::string &type) {
+void err_nki_param_not_hashable(const std::string& name, const std::string& type) {
   throw NkiError("ValueError",
                  "Expected kernel parameter '" + name + "' to be hashable, but got type " + type);
 }
 
-void raise_by_name(const std::string &name, const std::vector<std::string> &a) {
+void raise_by_name(const std::string& name, const std::vector<std::string>& a) {
   auto arg = [&](size_t i) { return i < a.size() ? a[i] : std::string(); };
   if (name == "err_nki_api_outside_of_nki_kernel") err_nki_api_outside_of_nki_kernel();
   if (name == "err_logic_or_not_supported") err_logic_or_not_supported(arg(0));

@@ -6,7 +6,7 @@ namespace nki::trace {
 
 std::unique_ptr<codegen::NeuronCodegen> TraceContext::global_ctx;
 
-const char *trace_scope_kind_name(TraceScopeKind k) {
+const char* trace_scope_kind_name(TraceScopeKind k) {
   switch (k) {
   case TraceScopeKind::KernelScope:
     return "KernelScope";
@@ -18,7 +18,7 @@ const char *trace_scope_kind_name(TraceScopeKind k) {
   return "?";
 }
 
-codegen::NeuronCodegen &TraceContext::new_ctx(const codegen::TraceOptions &opts) {
+codegen::NeuronCodegen& TraceContext::new_ctx(const codegen::TraceOptions& opts) {
   if (global_ctx) sema::err_trace_already_active(global_ctx->options().kernel_name);
   global_ctx = std::make_unique<codegen::NeuronCodegen>(opts);
   return *global_ctx;
@@ -40,13 +40,13 @@ void TraceContext::abandon() noexcept {
   global_ctx.reset();
 }
 
-codegen::NeuronCodegen &nki_ctx() {
-  codegen::NeuronCodegen *ctx = TraceContext::global_ctx.get();
+codegen::NeuronCodegen& nki_ctx() {
+  codegen::NeuronCodegen* ctx = TraceContext::global_ctx.get();
   if (ctx == nullptr) sema::err_nki_api_outside_of_nki_kernel();
   return *ctx;
 }
 
-codegen::NeuronCodegen *nki_ctx_or_none() {
+codegen::NeuronCodegen* nki_ctx_or_none() {
   return TraceContext::global_ctx.get();
 }
 

@@ -7,7 +7,7 @@
 namespace nki::trace {
 
 enum class TraceScopeKind : uint8_t { KernelScope, FunctionScope, StmtScope };
-const char *trace_scope_kind_name(TraceScopeKind k);
+const char* trace_scope_kind_name(TraceScopeKind k);
 
 struct TraceScope {
   TraceScopeKind kind;

@@ -8,7 +8,7 @@
 namespace nki::util {
 
 namespace {
-const Json &null_json() {
+const Json& null_json() {
   static const Json j;
   return j;
 }
@@ -26,7 +26,7 @@ public:
   }
 
 private:
-  [[noreturn]] void fail(const char *what) {
+  [[noreturn]] void fail(const char* what) {
     throw std::invalid_argument(std::string("invalid JSON at offset ") + std::to_string(pos_) +
                                 ": " + what);
   }
@@ -154,13 +154,13 @@ private:
       ++pos_;
     if (start == pos_) fail("unexpected character");
     std::string num(s_.substr(start, pos_ - start));
-    char *end = nullptr;
+    char* end = nullptr;
     v.type_ = Json::Type::Number;
     v.number_ = std::strtod(num.c_str(), &end);
     if (end != num.c_str() + num.size()) fail("bad number");
     return v;
   }
-  static void put_utf8(std::string &out, uint32_t cp) {
+  static void put_utf8(std::string& out, uint32_t cp) {
     if (cp < 0x80) {
       out += static_cast<char>(cp);
     } else if (cp < 0x800) {
@@ -278,52 +278,52 @@ bool Json::boolean() const {
   if (type_ != Type::Bool) throw std::invalid_argument("JSON value is not a boolean");
   return bool_;
 }
-const std::string &Json::string() const {
+const std::string& Json::string() const {
   if (type_ != Type::String) throw std::invalid_argument("JSON value is not a string");
   return string_;
 }
-const std::vector<Json> &Json::array() const {
+const std::vector<Json>& Json::array() const {
   if (type_ != Type::Array) throw std::invalid_argument("JSON value is not an array");
   return array_;
 }
 size_t Json::size() const {
   return type_ == Type::Array ? array_.size() : object_.size();
 }
-const Json &Json::operator[](size_t i) const {
+const Json& Json::operator[](size_t i) const {
   if (type_ != Type::Array || i >= array_.size())
     throw std::invalid_argument("JSON array index out of range");
   return array_[i];
 }
-const Json &Json::operator[](std::string_view key) const {
+const Json& Json::operator[](std::string_view key) const {
   if (type_ != Type::Object) return null_json();
-  for (const auto &[k, v] : object_)
+  for (const auto& [k, v] : object_)
     if (k == key) return v;
   return null_json();
 }
 bool Json::has(std::string_view key) const {
   if (type_ != Type::Object) return false;
-  for (const auto &kv : object_)
+  for (const auto& kv : object_)
     if (kv.first == key) return true;
   return false;
 }
-const std::vector<std::pair<std::string, Json>> &Json::members() const {
+const std::vector<std::pair<std::string, Json>>& Json::members() const {
   return object_;
 }
 int64_t Json::get_int(std::string_view key, int64_t fallback) const {
-  const Json &v = (*this)[key];
+  const Json& v = (*this)[key];
   return v.is_null() ? fallback : v.integer();
 }
 std::string Json::get_string(std::string_view key, std::string fallback) const {
-  const Json &v = (*this)[key];
+  const Json& v = (*this)[key];
   return v.is_string() ? v.string_ : fallback;
 }
 std::vector<int64_t> Json::int_list() const {
   std::vector<int64_t> out;
-  for (const auto &v : array()) out.push_back(v.integer());
+  for (const auto& v : array()) out.push_back(v.integer());
   return out;
 }
 
-void append_escaped(std::string &out, std::string_view s) {
+void append_escaped(std::string& out, std::string_view s) {
   out += '"';
   for (unsigned char c : s) {
     switch (c) {
@@ -365,46 +365,46 @@ void JsonWriter::comma() {
     first_.back() = false;
   }
 }
-JsonWriter &JsonWriter::begin_object() {
+JsonWriter& JsonWriter::begin_object() {
   comma();
   out_ += '{';
   first_.push_back(true);
   return *this;
 }
-JsonWriter &JsonWriter::end_object() {
+JsonWriter& JsonWriter::end_object() {
   out_ += '}';
   first_.pop_back();
   return *this;
 }
-JsonWriter &JsonWriter::begin_array() {
+JsonWriter& JsonWriter::begin_array() {
   comma();
   out_ += '[';
   first_.push_back(true);
   return *this;
 }
-JsonWriter &JsonWriter::end_array() {
+JsonWriter& JsonWriter::end_array() {
   out_ += ']';
   first_.pop_back();
   return *this;
 }
-JsonWriter &JsonWriter::key(std::string_view k) {
+JsonWriter& JsonWriter::key(std::string_view k) {
   comma();
   append_escaped(out_, k);
   out_ += ':';
   after_key_ = true;
   return *this;
 }
-JsonWriter &JsonWriter::value(std::string_view s) {
+JsonWriter& JsonWriter::value(std::string_view s) {
   comma();
   append_escaped(out_, s);
   return *this;
 }
-JsonWriter &JsonWriter::value(int64_t n) {
+JsonWriter& JsonWriter::value(int64_t n) {
   comma();
   out_ += std::to_string(n);
   return *this;
 }
-JsonWriter &JsonWriter::value(double d) {
+JsonWriter& JsonWriter::value(double d) {
   comma();
   if (std::isnan(d)) {
     out_ += "NaN";
@@ -423,23 +423,23 @@ JsonWriter &JsonWriter::value(double d) {
   }
   return *this;
 }
-JsonWriter &JsonWriter::value(bool b) {
+JsonWriter& JsonWriter::value(bool b) {
   comma();
   out_ += b ? "true" : "false";
   return *this;
 }
-JsonWriter &JsonWriter::null() {
+JsonWriter& JsonWriter::null() {
   comma();
   out_ += "null";
   return *this;
 }
-JsonWriter &JsonWriter::key_less_raw(std::string_view json) {
+JsonWriter& JsonWriter::key_less_raw(std::string_view json) {
   comma();
   out_ += json;
   return *this;
 }
 
-JsonWriter &JsonWriter::int_list(const std::vector<int64_t> &v) {
+JsonWriter& JsonWriter::int_list(const std::vector<int64_t>& v) {
   begin_array();
   for (int64_t x : v) value(x);
   return end_array();

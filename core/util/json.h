@@ -29,15 +29,15 @@ public:
   /// The number as an integer; throws std::invalid_argument when it is not integral.
   int64_t integer() const;
   bool boolean() const;
-  const std::string &string() const;
-  const std::vector<Json> &array() const;
+  const std::string& string() const;
+  const std::vector<Json>& array() const;
   size_t size() const;
-  const Json &operator[](size_t i) const;
+  const Json& operator[](size_t i) const;
 
   /// Member lookup; returns a null value when absent (never throws).
-  const Json &operator[](std::string_view key) const;
+  const Json& operator[](std::string_view key) const;
   bool has(std::string_view key) const;
-  const std::vector<std::pair<std::string, Json>> &members() const;
+  const std::vector<std::pair<std::string, Json>>& members() const;
 
   int64_t get_int(std::string_view key, int64_t fallback) const;
   std::string get_string(std::string_view key, std::string fallback = "") const;
@@ -56,23 +56,23 @@ private:
 /// Appends JSON text. Callers drive structure; the writer handles commas and escaping.
 class JsonWriter {
 public:
-  JsonWriter &begin_object();
-  JsonWriter &end_object();
-  JsonWriter &begin_array();
-  JsonWriter &end_array();
-  JsonWriter &key(std::string_view k);
-  JsonWriter &value(std::string_view s);
-  JsonWriter &value(const char *s) { return value(std::string_view(s)); }
-  JsonWriter &value(const std::string &s) { return value(std::string_view(s)); }
-  JsonWriter &value(int64_t n);
-  JsonWriter &value(int n) { return value(static_cast<int64_t>(n)); }
-  JsonWriter &value(double d);
-  JsonWriter &value(bool b);
-  JsonWriter &null();
-  JsonWriter &int_list(const std::vector<int64_t> &v);
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  JsonWriter& key(std::string_view k);
+  JsonWriter& value(std::string_view s);
+  JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+  JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
+  JsonWriter& value(int64_t n);
+  JsonWriter& value(int n) { return value(static_cast<int64_t>(n)); }
+  JsonWriter& value(double d);
+  JsonWriter& value(bool b);
+  JsonWriter& null();
+  JsonWriter& int_list(const std::vector<int64_t>& v);
   /// Appends already-encoded JSON as the next array element.
-  JsonWriter &key_less_raw(std::string_view json);
-  const std::string &str() const { return out_; }
+  JsonWriter& key_less_raw(std::string_view json);
+  const std::string& str() const { return out_; }
   std::string take() { return std::move(out_); }
 
 private:
@@ -82,6 +82,6 @@ private:
   bool after_key_ = false;
 };
 
-void append_escaped(std::string &out, std::string_view s);
+void append_escaped(std::string& out, std::string_view s);
 
 } // namespace nki::util

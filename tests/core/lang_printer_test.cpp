@@ -28,7 +28,7 @@ ir::AffineExpr tile(int axis) {
 /// a loop over column tiles.
 std::unique_ptr<ir::Kernel> trace_tensor_add() {
   trace::TraceSession s(TraceTest::opts("tensor_add", {2}));
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   cg.builder.set_loc({"add.py", 4, 1});
   lang::ValueId a = lang::param(cg, "a", {256, 1024}, ir::DType::Float32, false);
   lang::ValueId b = lang::param(cg, "b", {256, 1024}, ir::DType::Float32, false);
@@ -84,11 +84,11 @@ TEST_F(TraceTest, printer_sinks_agree) {
   printer::RecordSink records;
   printer::print_kernel(*k, records);
   std::string joined;
-  for (const auto &r : records.records()) joined += r.text + "\n";
+  for (const auto& r : records.records()) joined += r.text + "\n";
   EXPECT_EQ(joined, printer::to_text(*k));
   // Each instruction line carries its op id, region and location.
   int insts = 0;
-  for (const auto &r : records.records()) {
+  for (const auto& r : records.records()) {
     if (r.op_id < 0) continue;
     ++insts;
     EXPECT_EQ(k->inst(r.op_id).region, r.region_id);
@@ -106,14 +106,14 @@ TEST_F(TraceTest, printer_sinks_agree) {
 
 TEST_F(TraceTest, load_from_sbuf_raises_address_space_error) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   auto k = cg.kernel_scope("k");
   lang::ValueId t =
       lang::ndarray(cg, "t", {128, 64}, ir::DType::Float32, ir::Buffer::Sbuf, std::nullopt);
   try {
     lang::load(cg, t, {}, "");
     FAIL();
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_EQ(e.kind(), "TypeError");
     EXPECT_STREQ(e.what(),
                  "Expected operand 'src' of 'load' to be in address space 'hbm', but got a tile "
@@ -123,14 +123,14 @@ TEST_F(TraceTest, load_from_sbuf_raises_address_space_error) {
 
 TEST_F(TraceTest, partition_dimension_over_128_is_rejected) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   auto k = cg.kernel_scope("k");
   lang::ValueId a = lang::param(cg, "a", {256, 512}, ir::DType::Float32, false);
   std::vector<IndexItem> idx = {expr_item(tile(0), {256, 1}), expr_item(tile(1), {1, 512})};
   try {
     lang::load(cg, lang::view(cg, a, idx), {}, "");
     FAIL();
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_EQ(e.kind(), "ValueError");
     EXPECT_STREQ(e.what(), "number of partitions 256 exceed architecture limitation of 128.");
   }
@@ -138,7 +138,7 @@ TEST_F(TraceTest, partition_dimension_over_128_is_rejected) {
 
 TEST_F(TraceTest, static_out_of_bound_access_names_dimension_and_range) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   auto k = cg.kernel_scope("k");
   lang::ValueId x = lang::param(cg, "x", {128, 4000}, ir::DType::Float32, false);
   auto loop = cg.affine_range(0, 8, 1);
@@ -147,7 +147,7 @@ TEST_F(TraceTest, static_out_of_bound_access_names_dimension_and_range) {
   try {
     lang::load(cg, lang::view(cg, x, idx), {}, "");
     FAIL();
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_EQ(e.kind(), "IndexError");
     EXPECT_STREQ(e.what(),
                  "Out-of-bound access for tensor `x` on dimension 1: index range [0, 4095] "
@@ -157,14 +157,14 @@ TEST_F(TraceTest, static_out_of_bound_access_names_dimension_and_range) {
 
 TEST_F(TraceTest, storing_into_an_input_parameter_is_refused) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   auto k = cg.kernel_scope("k");
   lang::ValueId x = lang::param(cg, "x", {128, 64}, ir::DType::Float32, false);
   lang::ValueId t = lang::load(cg, x, {}, "t");
   try {
     lang::store(cg, x, t);
     FAIL();
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_EQ(e.kind(), "TypeError");
     EXPECT_STREQ(e.what(), "Cannot update immutable parameter `x`");
   }
@@ -172,7 +172,7 @@ TEST_F(TraceTest, storing_into_an_input_parameter_is_refused) {
 
 TEST_F(TraceTest, views_compose_and_slices_make_tile_axes) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   auto k = cg.kernel_scope("k");
   lang::ValueId x = lang::param(cg, "x", {4, 128, 512}, ir::DType::BFloat16, false);
   IndexItem one;
@@ -193,7 +193,7 @@ TEST_F(TraceTest, views_compose_and_slices_make_tile_axes) {
 
 TEST_F(TraceTest, mixing_slices_and_aranges_is_rejected) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   auto k = cg.kernel_scope("k");
   lang::ValueId x = lang::param(cg, "x", {128, 512}, ir::DType::Float32, false);
   IndexItem sl;
@@ -201,7 +201,7 @@ TEST_F(TraceTest, mixing_slices_and_aranges_is_rejected) {
   try {
     lang::view(cg, x, {sl, expr_item(tile(1), {1, 512})});
     FAIL();
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_STREQ(e.what(),
                  "Mixing basic tensor indexing and advanced tensor indexing is not supported.");
   }
@@ -209,21 +209,21 @@ TEST_F(TraceTest, mixing_slices_and_aranges_is_rejected) {
 
 TEST_F(TraceTest, program_id_beyond_the_grid_rank_is_an_index_error) {
   trace::TraceSession s(opts("k", {2, 2}));
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   EXPECT_NO_THROW(lang::program_id(cg, 1));
   try {
     lang::program_id(cg, 2);
     FAIL();
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_EQ(e.kind(), "IndexError");
   }
 }
 
 TEST_F(TraceTest, requests_decode_into_ops_and_reply_with_values) {
   trace::TraceSession s(opts("k", {}));
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   auto k = cg.kernel_scope("k");
-  auto reply = [&](const char *j) {
+  auto reply = [&](const char* j) {
     return util::Json::parse(lang::handle_request(cg, util::Json::parse(j)));
   };
   util::Json p = reply(R"({"op":"param","name":"a","shape":[128,64],"dtype":"float16"})");

@@ -9,13 +9,13 @@ using ir::RegionKind;
 
 TEST_F(TraceTest, pop_scope_rejects_unbalanced_exit) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   ir::RegionId k = cg.push_scope(RegionKind::KernelScope, {});
   ir::RegionId loop_body = cg.push_scope(RegionKind::AllocationScope, {});
   try {
     cg.pop_scope(k);
     FAIL() << "popped a scope that is not the innermost";
-  } catch (const sema::InternalError &e) {
+  } catch (const sema::InternalError& e) {
     EXPECT_EQ(std::string(e.what()), "unbalanced scope exit: expected AllocationScope#" +
                                          std::to_string(loop_body) + ", got KernelScope#" +
                                          std::to_string(k));
@@ -28,7 +28,7 @@ TEST_F(TraceTest, pop_scope_rejects_unbalanced_exit) {
 
 TEST_F(TraceTest, guard_close_out_of_order_is_refused) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   auto k = cg.kernel_scope("k");
   auto a = cg.allocation_scope();
   EXPECT_THROW(k.close(), sema::InternalError); // not innermost; guard is spent
@@ -39,7 +39,7 @@ TEST_F(TraceTest, guard_close_out_of_order_is_refused) {
 
 TEST_F(TraceTest, guards_are_move_only_and_pop_once) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   {
     auto k = cg.kernel_scope("k");
     auto moved = std::move(k);
@@ -51,7 +51,7 @@ TEST_F(TraceTest, guards_are_move_only_and_pop_once) {
 
 TEST_F(TraceTest, every_region_kind_nests_and_prints_with_its_kind) {
   trace::TraceSession s(opts("nest"));
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   ir::RegionId ids[8];
   {
     auto k = cg.kernel_scope("nest");
@@ -85,7 +85,7 @@ TEST_F(TraceTest, every_region_kind_nests_and_prints_with_its_kind) {
   EXPECT_EQ(kernel->loop_axis(kernel->region(ids[2]).payload.axis).axis_type,
             ir::AxisType::Sequential);
   std::string text = printer::to_text(*kernel);
-  const char *expected[] = {"KernelScope @nest {",
+  const char* expected[] = {"KernelScope @nest {",
                             "  FunctionScope @helper {",
                             "    LoopScope sequential %i in [0, 8) step 2 trip 4 {",
                             "      AllocationScope {",
@@ -94,7 +94,7 @@ TEST_F(TraceTest, every_region_kind_nests_and_prints_with_its_kind) {
                             "            ScopeRegion stage stage_id=0 execution_order=1 {",
                             "              ScopeRegion no_reorder {"};
   size_t pos = 0;
-  for (const char *line : expected) {
+  for (const char* line : expected) {
     size_t at = text.find(std::string("  ") + line, pos);
     ASSERT_NE(at, std::string::npos) << "missing, in order: " << line << "\n" << text;
     pos = at;
@@ -104,7 +104,7 @@ TEST_F(TraceTest, every_region_kind_nests_and_prints_with_its_kind) {
 
 TEST_F(TraceTest, affine_range_with_one_trip_emits_no_loop) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   {
     auto k = cg.kernel_scope("k");
     auto r = cg.affine_range(3, 4, 1);
@@ -120,12 +120,12 @@ TEST_F(TraceTest, affine_range_with_one_trip_emits_no_loop) {
 
 TEST_F(TraceTest, affine_range_normalizes_bounds_and_tags_the_axis) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   {
     auto k = cg.kernel_scope("k");
     auto r = cg.affine_range(10, 0, -3);
     ASSERT_TRUE(r.loop.has_value());
-    const ir::LoopAxis &a = cg.kernel().loop_axis(r.axis);
+    const ir::LoopAxis& a = cg.kernel().loop_axis(r.axis);
     EXPECT_EQ(a.trip_count, 4); // 10, 7, 4, 1
     EXPECT_EQ(a.tag, ir::LoopAxis::Tag::AffineAxis);
     EXPECT_EQ(a.axis_type, ir::AxisType::Affine);

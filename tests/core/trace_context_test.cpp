@@ -7,14 +7,14 @@ using namespace nki;
 using trace::TraceContext;
 
 namespace {
-constexpr const char *kOutside = "calling NKI API outside of NKI kernels is not supported.";
+constexpr const char* kOutside = "calling NKI API outside of NKI kernels is not supported.";
 }
 
 TEST_F(TraceTest, nki_ctx_raises_outside_kernel_with_exact_message) {
   try {
     trace::nki_ctx();
     FAIL() << "nki_ctx() returned outside a kernel";
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_STREQ(e.what(), kOutside);
     EXPECT_EQ(e.kind(), "RuntimeError");
   }
@@ -23,13 +23,13 @@ TEST_F(TraceTest, nki_ctx_raises_outside_kernel_with_exact_message) {
 TEST_F(TraceTest, err_nki_api_outside_of_nki_kernel_has_exact_text) {
   try {
     sema::err_nki_api_outside_of_nki_kernel();
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_STREQ(e.what(), kOutside);
   }
 }
 
 TEST_F(TraceTest, nki_ctx_returns_the_active_codegen) {
-  codegen::NeuronCodegen &cg = TraceContext::new_ctx(opts());
+  codegen::NeuronCodegen& cg = TraceContext::new_ctx(opts());
   EXPECT_EQ(&trace::nki_ctx(), &cg);
   EXPECT_EQ(trace::nki_ctx_or_none(), &cg);
   EXPECT_EQ(TraceContext::global_ctx.get(), &cg);
@@ -69,7 +69,7 @@ TEST_F(TraceTest, nki_ctx_or_none_is_null_after_a_trace_that_threw) {
 TEST_F(TraceTest, get_cur_scope_raises_outside_and_tracks_the_innermost_region) {
   EXPECT_THROW(trace::get_cur_scope(), sema::NkiError);
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   EXPECT_EQ(trace::get_cur_scope(), ir::kNone);
   {
     auto k = cg.kernel_scope("k");
@@ -85,11 +85,11 @@ TEST_F(TraceTest, get_cur_scope_raises_outside_and_tracks_the_innermost_region) 
 }
 
 TEST_F(TraceTest, second_new_ctx_is_refused_while_a_trace_is_active) {
-  codegen::NeuronCodegen &first = TraceContext::new_ctx(opts("first"));
+  codegen::NeuronCodegen& first = TraceContext::new_ctx(opts("first"));
   try {
     TraceContext::new_ctx(opts("second"));
     FAIL() << "second trace accepted";
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_EQ(e.kind(), "RuntimeError");
     EXPECT_NE(std::string(e.what()).find("'first'"), std::string::npos);
   }
@@ -98,7 +98,7 @@ TEST_F(TraceTest, second_new_ctx_is_refused_while_a_trace_is_active) {
 }
 
 TEST_F(TraceTest, finalize_with_open_scopes_is_refused_and_clears_the_cell) {
-  auto &cg = TraceContext::new_ctx(opts());
+  auto& cg = TraceContext::new_ctx(opts());
   ir::RegionId k = cg.push_scope(ir::RegionKind::KernelScope, {});
   (void)k;
   EXPECT_THROW(TraceContext::finalize_kernel(), sema::InternalError);
@@ -111,12 +111,12 @@ TEST_F(TraceTest, finalize_outside_a_trace_raises_the_outside_kernel_error) {
 
 TEST_F(TraceTest, trace_side_scopes_chain_through_parent_scope) {
   trace::TraceSession s(opts());
-  auto &cg = s.codegen();
+  auto& cg = s.codegen();
   cg.enter_trace_scope(trace::TraceScopeKind::KernelScope, "k@k.py:1", "k");
   cg.enter_stmt("a = 1@k.py:2");
   cg.enter_trace_scope(trace::TraceScopeKind::FunctionScope, "helper@k.py:5", "helper");
   cg.enter_stmt("b = 2@k.py:6");
-  const trace::TraceScope *st = cg.trace_scope();
+  const trace::TraceScope* st = cg.trace_scope();
   ASSERT_EQ(st->kind, trace::TraceScopeKind::StmtScope);
   EXPECT_EQ(st->name_and_loc, "b = 2@k.py:6");
   EXPECT_EQ(st->stack_frame, "helper");

@@ -12,7 +12,7 @@ public:
     EXPECT_EQ(nki::trace::nki_ctx_or_none(), nullptr) << "a test left a trace active";
     nki::trace::TraceContext::abandon();
   }
-  static nki::codegen::TraceOptions opts(const std::string &name = "k",
+  static nki::codegen::TraceOptions opts(const std::string& name = "k",
                                          std::vector<int64_t> grid = {}) {
     nki::codegen::TraceOptions o;
     o.kernel_name = name;

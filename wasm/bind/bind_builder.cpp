@@ -8,12 +8,12 @@
 
 namespace {
 
-std::string op(const std::string &request) {
+std::string op(const std::string& request) {
   return nki::bind::guard([&] {
-    auto &cg = nki::trace::nki_ctx();
+    auto& cg = nki::trace::nki_ctx();
     try {
       return nki::lang::handle_request(cg, nki::util::Json::parse(request));
-    } catch (nki::sema::NkiError &e) {
+    } catch (nki::sema::NkiError& e) {
       e.set_loc_if_unknown(cg.builder.loc());
       throw;
     }

@@ -13,10 +13,11 @@ namespace {
 
 // kind: a region kind name; payload: {"name", "predicate", "else", "tag", "stage_id",
 // "execution_order", "loc"}. Returns the new region's id.
-int push_scope(const std::string &kind, const std::string &payload_json) {
+int push_scope(const std::string& kind, const std::string& payload_json) {
   return guard([&] {
-    auto &cg = nki::trace::nki_ctx();
+    auto& cg = nki::trace::nki_ctx();
     Json p = Json::parse(payload_json);
+    nki::lang::apply_pops(cg, p);
     if (p.has("loc")) cg.builder.set_loc(nki::lang::decode_loc(p["loc"]));
     nki::codegen::ScopeGuard g = [&]() -> nki::codegen::ScopeGuard {
       if (kind == "KernelScope") return cg.kernel_scope(p.get_string("name"));
@@ -43,17 +44,18 @@ void pop_scope(int region, bool drop_if_empty) {
 // Closes what affine_range opened: its AllocationScope, then its LoopScope.
 void pop_loop(int loop, int alloc) {
   guard([&] {
-    auto &cg = nki::trace::nki_ctx();
+    auto& cg = nki::trace::nki_ctx();
     cg.pop_scope(alloc);
     cg.pop_scope(loop);
   });
 }
 
 // {"start","stop","step","sequential","name","loc"} → {"loop": id|-1, "alloc": id|-1, "iv": expr}
-std::string affine_range(const std::string &json) {
+std::string affine_range(const std::string& json) {
   return guard([&] {
-    auto &cg = nki::trace::nki_ctx();
+    auto& cg = nki::trace::nki_ctx();
     Json r = Json::parse(json);
+    nki::lang::apply_pops(cg, r);
     if (r.has("loc")) cg.builder.set_loc(nki::lang::decode_loc(r["loc"]));
     bool seq = r["sequential"].is_bool() && r["sequential"].boolean();
     nki::codegen::LoopRange range = cg.affine_range(

@@ -19,7 +19,7 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE int nki_pending_kind() {
   return g_pending_kind;
 }
-EMSCRIPTEN_KEEPALIVE const char *nki_pending_message() {
+EMSCRIPTEN_KEEPALIVE const char* nki_pending_message() {
   return g_pending_message.c_str();
 }
 EMSCRIPTEN_KEEPALIVE void nki_clear_pending() {
@@ -36,7 +36,7 @@ void set_pending(Pending kind, std::string message) {
   g_pending_message = std::move(message);
 }
 
-std::string diagnostic_json(const sema::NkiError &e) {
+std::string diagnostic_json(const sema::NkiError& e) {
   util::JsonWriter w;
   w.begin_object().key("kind").value(e.kind()).key("message").value(e.what());
   w.key("file").value(e.loc().file).key("line").value(e.loc().line);
@@ -49,8 +49,8 @@ namespace {
 // Recovers what() of an exception that escaped without a guard and frees it (escaped
 // exceptions sit at refcount 0). Valid for types derived from std::exception only.
 std::string get_exception_message(intptr_t ptr) {
-  void *p = reinterpret_cast<void *>(ptr);
-  std::string msg = reinterpret_cast<std::exception *>(p)->what();
+  void* p = reinterpret_cast<void*>(ptr);
+  std::string msg = reinterpret_cast<std::exception*>(p)->what();
   __cxxabiv1::__cxa_increment_exception_refcount(p);
   __cxxabiv1::__cxa_decrement_exception_refcount(p);
   return msg;
@@ -58,12 +58,12 @@ std::string get_exception_message(intptr_t ptr) {
 
 /// Raises sema's diagnostic `name` with string arguments (a JSON array): the surface's door to
 /// message texts for errors it detects itself. Works with or without an active trace.
-void raise_diagnostic(const std::string &name, const std::string &args_json) {
+void raise_diagnostic(const std::string& name, const std::string& args_json) {
   guard([&] {
     std::vector<std::string> args;
     util::Json a = util::Json::parse(args_json);
     if (a.is_array())
-      for (const util::Json &x : a.array()) args.push_back(x.is_string() ? x.string() : "");
+      for (const util::Json& x : a.array()) args.push_back(x.is_string() ? x.string() : "");
     sema::raise_by_name(name, args);
   });
 }

@@ -15,7 +15,7 @@ using nki::util::Json;
 
 namespace {
 
-nki::trace::TraceScopeKind trace_scope_kind(const std::string &k) {
+nki::trace::TraceScopeKind trace_scope_kind(const std::string& k) {
   if (k == "KernelScope") return nki::trace::TraceScopeKind::KernelScope;
   if (k == "FunctionScope") return nki::trace::TraceScopeKind::FunctionScope;
   if (k == "StmtScope") return nki::trace::TraceScopeKind::StmtScope;
@@ -24,12 +24,12 @@ nki::trace::TraceScopeKind trace_scope_kind(const std::string &k) {
 
 // opts: {"kernel": name, "grid": [..], "loc": [file, line, col], "params": [...]?}; see
 // lang::open_trace for the reply.
-std::string new_ctx(const std::string &opts_json) {
+std::string new_ctx(const std::string& opts_json) {
   return guard([&] { return nki::lang::open_trace(Json::parse(opts_json)); });
 }
 
 // end: {} or {"values": [...], "region": id, "loc": [...]} (lang::close_trace).
-std::shared_ptr<nki::bind::Trace> finalize_kernel(const std::string &end_json) {
+std::shared_ptr<nki::bind::Trace> finalize_kernel(const std::string& end_json) {
   return guard([&] {
     return std::make_shared<nki::bind::Trace>(
         nki::lang::close_trace(end_json.empty() ? Json() : Json::parse(end_json)));
@@ -46,7 +46,7 @@ std::string nki_ctx() {
 }
 
 val nki_ctx_or_none() {
-  auto *cg = nki::trace::nki_ctx_or_none();
+  auto* cg = nki::trace::nki_ctx_or_none();
   return cg ? val(cg->options().kernel_name) : val::null();
 }
 
@@ -54,14 +54,14 @@ int get_cur_scope() {
   return guard([] { return nki::trace::get_cur_scope(); });
 }
 
-void enter_trace_scope(const std::string &kind, const std::string &name_and_loc,
-                       const std::string &stack_frame) {
+void enter_trace_scope(const std::string& kind, const std::string& name_and_loc,
+                       const std::string& stack_frame) {
   guard([&] {
     nki::trace::nki_ctx().enter_trace_scope(trace_scope_kind(kind), name_and_loc, stack_frame);
   });
 }
 
-void exit_trace_scope(const std::string &kind) {
+void exit_trace_scope(const std::string& kind) {
   guard([&] { nki::trace::nki_ctx().exit_trace_scope(trace_scope_kind(kind)); });
 }
 

@@ -21,15 +21,15 @@ namespace nki::bind {
 
 enum class Pending : int { None = 0, NkiError = 1, InternalError = 2 };
 void set_pending(Pending kind, std::string message);
-std::string diagnostic_json(const sema::NkiError &e);
+std::string diagnostic_json(const sema::NkiError& e);
 
-template <typename F> auto guard(F &&f) -> decltype(f()) {
+template <typename F> auto guard(F&& f) -> decltype(f()) {
   using R = decltype(f());
   try {
     return f();
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     set_pending(Pending::NkiError, diagnostic_json(e));
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     set_pending(Pending::InternalError, e.what());
   } catch (...) {
     set_pending(Pending::InternalError, "unknown C++ exception");

@@ -45,7 +45,8 @@ class _While:
         self.ctx, self.name, self.loc, self.region = ctx, name, loc, None
 
     def __enter__(self):
-        self.region = _core.push_scope("WhileScope", json.dumps({"loc": self.loc}))
+        self.region = _core.push_scope("WhileScope",
+                                       json.dumps(self.ctx._with_pops({"loc": self.loc})))
         return self
 
     def end(self, value):
@@ -62,6 +63,7 @@ class _While:
             self.ctx.failed = True
             return False
         if self.ctx._live():
+            self.ctx.flush_pops()
             _core.pop_scope(self.region, False)
         return False
 

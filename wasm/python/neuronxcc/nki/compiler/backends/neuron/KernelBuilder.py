@@ -19,17 +19,21 @@ _loads = json.loads
 class IRBuilder:
     """Emits ops into the active trace's current region (core/lang/requests.h)."""
 
-    __slots__ = ("_op", "_stmt", "pending_stmt")
+    __slots__ = ("_op", "_stmt", "pending_stmt", "pending_pops")
 
     def __init__(self):
         self._op = _core.op
         self._stmt = None
         self.pending_stmt = None  # set by the front end before each statement it interprets
+        self.pending_pops = []    # scopes closed but not told to the core yet (see close_loop)
 
     def op(self, request):
         """Sends one op request (a dict) and returns the decoded reply. The first op of a new
         statement also names it, so the core opens a StmtScope for it. Warnings the core
         attaches are issued at the user's location."""
+        if self.pending_pops:
+            request["pop"] = self.pending_pops
+            self.pending_pops = []
         if self.pending_stmt is not None:
             request["stmt"] = self.pending_stmt
             self.pending_stmt = None
@@ -72,7 +76,20 @@ class NeuronCodegen:
     @property
     def cur_scope(self):
         """The id of the innermost open IR region (where ops emitted now land)."""
+        self.flush_pops()
         return _core.get_cur_scope()
+
+    def flush_pops(self):
+        """Tells the core now about scopes whose closing was deferred."""
+        pops, self.builder.pending_pops = self.builder.pending_pops, []
+        for region in pops:
+            _core.pop_scope(region, False)
+
+    def _with_pops(self, payload):
+        if self.builder.pending_pops:
+            payload["pop"] = self.builder.pending_pops
+            self.builder.pending_pops = []
+        return payload
 
     def _live(self):
         from .TraceContext import TraceContext
@@ -81,7 +98,7 @@ class NeuronCodegen:
     # --- the one push/pop pair -------------------------------------------------------------
     @contextmanager
     def new_scope(self, kind, drop_if_empty=False, **payload):
-        region = _core.push_scope(kind, _dumps(payload))
+        region = _core.push_scope(kind, _dumps(self._with_pops(payload)))
         try:
             yield region
         except BaseException:
@@ -90,6 +107,7 @@ class NeuronCodegen:
             self.failed = True
             raise
         if self._live():
+            self.flush_pops()
             _core.pop_scope(region, drop_if_empty)
 
     def kernel_scope(self, name, loc=None):
@@ -120,14 +138,16 @@ class NeuronCodegen:
     # --- loops -----------------------------------------------------------------------------
     def affine_range(self, start, stop, step=1, sequential=False, name="", loc=None):
         """Opens the loop and returns (loop_region, alloc_region, iv_json); see range_iter."""
-        reply = _loads(_core.affine_range(_dumps(
+        reply = _loads(_core.affine_range(_dumps(self._with_pops(
             {"start": start, "stop": stop, "step": step, "sequential": sequential,
-             "name": name, "loc": loc})))
+             "name": name, "loc": loc}))))
         return reply["loop"], reply["alloc"], reply["iv"]
 
     def close_loop(self, loop_region, alloc_region):
+        """Closes a loop's AllocationScope and LoopScope — told to the core with its next
+        request (one boundary call per loop instead of two)."""
         if self._live() and loop_region >= 0:
-            _core.pop_loop(loop_region, alloc_region)
+            self.builder.pending_pops += (alloc_region, loop_region)
 
     # --- trace side ------------------------------------------------------------------------
     @contextmanager

@@ -78,6 +78,11 @@ class TraceContext:
         cls.global_ctx = None
         if ctx is not None:
             ctx._closed = True
+            if end and ctx.builder.pending_pops:
+                end["pop"] = ctx.builder.pending_pops
+                ctx.builder.pending_pops = []
+            elif ctx.builder.pending_pops:
+                ctx.flush_pops()
         return _core.finalize_kernel(json.dumps(end) if end else "")
 
     @classmethod
