@@ -3,6 +3,8 @@
 Every op fetches the active codegen context first (``nki_ctx()``), so calling one outside a
 kernel raises NKI's outside-kernel error; dtypes, buffers and ``tile_size`` work anywhere.
 """
+import builtins as _builtins
+
 from .. import _dtypes, _loc
 from .._dtypes import (bool_, uint8, int8, uint16, int16, uint32, int32, float8_e4m3,
                        float8_e5m2, bfloat16, float16, tfloat32, float32)
@@ -127,7 +129,8 @@ def arange(*args):
 def program_id(axis):
     """The index of this SPMD instance along launch-grid axis ``axis``."""
     rank = len(nki_ctx().opts.grid)
-    if isinstance(axis, bool) or not isinstance(axis, int) or not 0 <= axis < max(rank, 1):
+    limit = _builtins.max(rank, 1)  # this module's own `max` is nl.max (from ._math)
+    if isinstance(axis, bool) or not isinstance(axis, int) or not 0 <= axis < limit:
         from .._core import raise_diagnostic
         raise_diagnostic("err_program_id_axis", axis, rank)
     return IndexExpr(0, {("P", axis): 1}) if rank else IndexExpr(0)
