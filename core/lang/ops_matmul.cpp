@@ -28,8 +28,8 @@ bool matmul_input_dtype(DType t) {
   }
 }
 
-void require_matmul_dtype(const NeuronCodegen &cg, ValueId v, const std::string &role,
-                          const std::string &api) {
+void require_matmul_dtype(const NeuronCodegen& cg, ValueId v, const std::string& role,
+                          const std::string& api) {
   DType t = dtype_of(cg, v);
   if (!matmul_input_dtype(t))
     sema::err_supported_operand_dtype(role, api, dtype_name(t),
@@ -37,14 +37,14 @@ void require_matmul_dtype(const NeuronCodegen &cg, ValueId v, const std::string 
                                       "float32");
 }
 
-void require_dims(const NeuronCodegen &cg, ValueId v, const std::string &api, size_t max_rank) {
+void require_dims(const NeuronCodegen& cg, ValueId v, const std::string& api, size_t max_rank) {
   if (shape_of(cg, v).size() > max_rank)
     sema::err_exceed_max_supported_dimension(described(cg, v), api, max_rank);
 }
 
-void require_dim_at_most(const NeuronCodegen &cg, ValueId v, size_t dim, int64_t limit,
-                         const std::string &api) {
-  const auto &s = shape_of(cg, v);
+void require_dim_at_most(const NeuronCodegen& cg, ValueId v, size_t dim, int64_t limit,
+                         const std::string& api) {
+  const auto& s = shape_of(cg, v);
   if (dim < s.size() && s[dim] > limit)
     sema::err_size_of_dimension_exceed_arch_limit(dim, described(cg, v), api, limit);
 }
@@ -52,13 +52,13 @@ void require_dim_at_most(const NeuronCodegen &cg, ValueId v, size_t dim, int64_t
 // An operand mask (`x[i_f < 64]`, aligned to the operand's own axes) re-expressed on the
 // result tile: operand axis `from` becomes result axis `to`. A mask on the contraction axis has
 // no counterpart in the result.
-Predicate operand_mask_on_result(const MaskSpec &m, size_t rank, int from, int to) {
+Predicate operand_mask_on_result(const MaskSpec& m, size_t rank, int from, int to) {
   Predicate p = align_mask(m, rank);
   std::vector<AffineExpr> subst(rank, AffineExpr(0));
   subst[from] = AffineExpr::var({VarKind::TileAxis, to});
-  for (Comparison &cmp : p.terms) {
-    for (const AffineExpr *e : {&cmp.lhs, &cmp.rhs})
-      for (const auto &[v, c] : e->terms())
+  for (Comparison& cmp : p.terms) {
+    for (const AffineExpr* e : {&cmp.lhs, &cmp.rhs})
+      for (const auto& [v, c] : e->terms())
         if (v.kind == VarKind::TileAxis && v.id != from)
           sema::err_not_supported_yet("an operand mask on the contraction axis of a matmul "
                                       "operand");
@@ -81,19 +81,19 @@ struct MatmulSpec {
   std::string name;
 };
 
-void add_operand_mask(MatmulSpec &s, const MaskSpec &m, const NeuronCodegen &cg, ValueId v,
+void add_operand_mask(MatmulSpec& s, const MaskSpec& m, const NeuronCodegen& cg, ValueId v,
                       int from, int to, bool stationary) {
   if (m.empty()) return;
   size_t rank = shape_of(cg, v).size();
   (stationary ? s.stationary_bounds : s.moving_bounds) = align_mask(m, rank);
-  for (const Comparison &t : operand_mask_on_result(m, rank, from, to).terms)
+  for (const Comparison& t : operand_mask_on_result(m, rank, from, to).terms)
     s.operand_masks.terms.push_back(t);
 }
 
 // Emits one nc_matmul: stationary [K, M] and moving [K, N...] in SBUF → PSUM fp32 [M, N...]
 // (perf_mode double_row: [K, 2, M] x [K, 2, N] → [M, N]).
-ValueId emit_matmul(NeuronCodegen &cg, const MatmulSpec &s) {
-  const std::string &api = s.api;
+ValueId emit_matmul(NeuronCodegen& cg, const MatmulSpec& s) {
+  const std::string& api = s.api;
   bool double_row = s.perf_mode.rfind("double_row", 0) == 0;
   for (auto [v, role] : {std::pair{s.stationary, s.stationary_role}, {s.moving, s.moving_role}}) {
     require_memory(cg, v, role, api, Mem::Sbuf);
@@ -102,8 +102,8 @@ ValueId emit_matmul(NeuronCodegen &cg, const MatmulSpec &s) {
     require_matmul_dtype(cg, v, role, api);
   }
   require_same_partitions(cg, api, {s.stationary, s.moving});
-  const auto &ss = shape_of(cg, s.stationary);
-  const auto &ms = shape_of(cg, s.moving);
+  const auto& ss = shape_of(cg, s.stationary);
+  const auto& ms = shape_of(cg, s.moving);
   std::vector<int64_t> out;
   if (double_row) {
     for (auto [v, role] : {std::pair{s.stationary, s.stationary_role}, {s.moving, s.moving_role}})
@@ -134,14 +134,14 @@ ValueId emit_matmul(NeuronCodegen &cg, const MatmulSpec &s) {
   in.mask = align_mask(s.mask, out.size());
   if (!s.operand_masks.empty() && (double_row || ms.size() != 2))
     sema::err_not_supported_yet("operand masks on matmul operands with more than one free axis");
-  for (const Comparison &t : s.operand_masks.terms) in.mask.terms.push_back(t);
+  for (const Comparison& t : s.operand_masks.terms) in.mask.terms.push_back(t);
   in.attrs = s.attrs;
   return emit_result(cg, std::move(in), s.name, out, DType::Float32, Buffer::Psum);
 }
 
 // tile_position / tile_size: a PE-array tile [rows, cols] at (row, col), multiples of 32.
-void check_pe_tile(const NeuronCodegen &cg, const std::vector<int64_t> &pos,
-                   const std::vector<int64_t> &size, ValueId stationary) {
+void check_pe_tile(const NeuronCodegen& cg, const std::vector<int64_t>& pos,
+                   const std::vector<int64_t>& size, ValueId stationary) {
   if (pos.empty() && size.empty()) return;
   if (pos.size() != 2 || size.size() != 2)
     sema::err_matmul_pe_tile("both must be given as (row, column) pairs");
@@ -151,14 +151,14 @@ void check_pe_tile(const NeuronCodegen &cg, const std::vector<int64_t> &pos,
     if (pos[i] + size[i] > kPmax)
       sema::err_matmul_pe_tile("the tile must lie within the 128 x 128 PE array");
   }
-  const auto &ss = shape_of(cg, stationary);
+  const auto& ss = shape_of(cg, stationary);
   if (ss[0] > size[0] || free_size(ss) > size[1])
     sema::err_matmul_pe_tile("the stationary tile '" + described(cg, stationary) +
                              "' does not fit a PE tile of " + std::to_string(size[0]) + " x " +
                              std::to_string(size[1]));
 }
 
-ValueId handle_nc_matmul(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_nc_matmul(NeuronCodegen& cg, const OpCall& c) {
   MatmulSpec s;
   s.api = "nc_matmul";
   s.stationary = c.tile("stationary");
@@ -169,7 +169,7 @@ ValueId handle_nc_matmul(NeuronCodegen &cg, const OpCall &c) {
   s.perf_mode = c.attr_string("perf_mode", "");
   if (s.perf_mode == "none") s.perf_mode.clear();
   s.name = c.name;
-  for (const char *flag : {"is_stationary_onezero", "is_moving_onezero", "is_transpose"})
+  for (const char* flag : {"is_stationary_onezero", "is_moving_onezero", "is_transpose"})
     if (c.attr_bool(flag)) s.attrs.push_back({flag, int64_t{1}});
   auto pos = c.attr_ints("tile_position");
   auto size = c.attr_ints("tile_size");
@@ -182,9 +182,9 @@ ValueId handle_nc_matmul(NeuronCodegen &cg, const OpCall &c) {
 
 // A PF-transpose. TensorE: an identity matmul, SBUF ≤ 128 x 128 → PSUM. VectorE: ≤ 32 x 32,
 // SBUF/PSUM → SBUF. Free axes are collapsed (row-major) into one.
-ValueId emit_transpose(NeuronCodegen &cg, const std::string &api, ValueId x, Engine engine,
-                       const Predicate &mask, const std::string &name) {
-  const auto &xs = shape_of(cg, x);
+ValueId emit_transpose(NeuronCodegen& cg, const std::string& api, ValueId x, Engine engine,
+                       const Predicate& mask, const std::string& name) {
+  const auto& xs = shape_of(cg, x);
   int64_t limit = engine == Engine::Vector ? 32 : kPmax;
   if (xs[0] > limit) sema::err_size_of_dimension_exceed_arch_limit(0, described(cg, x), api, limit);
   if (free_size(xs) > limit)
@@ -201,22 +201,22 @@ ValueId emit_transpose(NeuronCodegen &cg, const std::string &api, ValueId x, Eng
                      engine == Engine::Tensor ? Buffer::Psum : Buffer::Sbuf);
 }
 
-ValueId copy_to_sbuf(NeuronCodegen &cg, ValueId v, DType dtype, const std::string &name,
-                     const Predicate &mask = {}) {
+ValueId copy_to_sbuf(NeuronCodegen& cg, ValueId v, DType dtype, const std::string& name,
+                     const Predicate& mask = {}) {
   Instruction in = make_inst("tensor_copy", Engine::Vector);
   in.mask = mask;
   add_operand(cg, in, "src", v);
   return emit_result(cg, std::move(in), name, shape_of(cg, v), dtype, Buffer::Sbuf);
 }
 
-std::string tmp_name(const NeuronCodegen &cg, ValueId v, const std::string &suffix) {
+std::string tmp_name(const NeuronCodegen& cg, ValueId v, const std::string& suffix) {
   return tensor_of(cg, v).name + suffix;
 }
 
-ValueId handle_nc_transpose(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_nc_transpose(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = c.tile("data");
   check_is_tile(cg, x);
-  const auto &xs = shape_of(cg, x);
+  const auto& xs = shape_of(cg, x);
   Engine engine = engine_attr(c);
   if (engine == Engine::None)
     engine = xs[0] <= 32 && free_size(xs) <= 32 ? Engine::Vector : Engine::Tensor;
@@ -232,14 +232,14 @@ ValueId handle_nc_transpose(NeuronCodegen &cg, const OpCall &c) {
   return copy_to_sbuf(cg, t, *c.dtype, c.name, mask);
 }
 
-ValueId handle_transpose(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_transpose(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = c.tile("x");
   require_memory(cg, x, "x", "transpose", Mem::OnChip);
   check_is_tile(cg, x);
   require_dims(cg, x, "transpose", 2);
   require_dim_at_most(cg, x, 0, kPmax, "transpose");
   require_dim_at_most(cg, x, 1, kPmax, "transpose");
-  const auto &xs = shape_of(cg, x);
+  const auto& xs = shape_of(cg, x);
   DType dtype = c.dtype.value_or(dtype_of(cg, x));
   Predicate mask = align_mask(c.mask, 2);
   if (xs[0] <= 32 && xs[1] <= 32) {
@@ -256,7 +256,7 @@ ValueId handle_transpose(NeuronCodegen &cg, const OpCall &c) {
   return copy_to_sbuf(cg, t, dtype, c.name, mask);
 }
 
-ValueId handle_matmul(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_matmul(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = c.tile("x"), y = c.tile("y");
   bool transpose_x = c.attr_bool("transpose_x");
   for (auto [v, role] : {std::pair{x, "x"}, {y, "y"}}) {
@@ -264,8 +264,8 @@ ValueId handle_matmul(NeuronCodegen &cg, const OpCall &c) {
     check_is_tile(cg, v);
     require_dims(cg, v, "matmul", 2);
   }
-  const auto &xs = shape_of(cg, x);
-  const auto &ys = shape_of(cg, y);
+  const auto& xs = shape_of(cg, x);
+  const auto& ys = shape_of(cg, y);
   // x is [K, M] (transpose_x) or [M, K]: both dims ≤ 128; y is [K, N] with N ≤ 512.
   require_dim_at_most(cg, x, 0, kPmax, "matmul");
   require_dim_at_most(cg, x, 1, kGemmStationaryFmax, "matmul");
@@ -289,7 +289,7 @@ ValueId handle_matmul(NeuronCodegen &cg, const OpCall &c) {
     // matmul(x, y) is nc_matmul(transpose(x), y): a TensorE transpose into PSUM, evicted to
     // SBUF for the matmul. A mask on x's rows (axis 0) masks the result's rows.
     Predicate xm = operand_mask_on_result(operand_mask(c, "x"), xs.size(), 0, 0);
-    for (const Comparison &t : xm.terms) s.operand_masks.terms.push_back(t);
+    for (const Comparison& t : xm.terms) s.operand_masks.terms.push_back(t);
     require_matmul_dtype(cg, x, "x", "matmul");
     ValueId t = emit_transpose(cg, "matmul", x, Engine::Tensor, {}, tmp_name(cg, x, "_T_psum"));
     s.stationary = copy_to_sbuf(cg, t, dtype_of(cg, x), tmp_name(cg, x, "_T"));
@@ -298,27 +298,28 @@ ValueId handle_matmul(NeuronCodegen &cg, const OpCall &c) {
   return emit_matmul(cg, s);
 }
 
-bool attr_is_set(const Instruction &in, const std::string &key) {
-  for (const auto &[k, v] : in.attrs)
+bool attr_is_set(const Instruction& in, const std::string& key) {
+  for (const auto& [k, v] : in.attrs)
     if (k == key) return true;
   return false;
 }
 
 } // namespace
 
-bool fold_into_destination(NeuronCodegen &cg, ValueId dst, ValueId src,
-                           const std::string &accumulate) {
-  Instruction *in = cg.builder.last_inst();
+bool fold_into_destination(NeuronCodegen& cg, ValueId dst, ValueId src,
+                           const std::string& accumulate) {
+  Instruction* in = cg.builder.last_inst();
   if (!in || in->result == kNone || cg.value(src).tensor != in->result) return false;
-  const Tensor &st = tensor_of(cg, src);
+  const Tensor& st = tensor_of(cg, src);
   if (!cg.value(src).is_identity(st)) return false;
-  static const char *const kFoldable[] = {"nc_matmul", "nc_transpose", "tensor_copy",
+  static const char* const kFoldable[] = {"nc_matmul", "nc_transpose", "tensor_copy",
                                           "broadcast_to", "tensor_copy_dynamic_src"};
   if (std::find(std::begin(kFoldable), std::end(kFoldable), in->opcode) == std::end(kFoldable))
     return false;
-  const Tensor &dt = tensor_of(cg, dst);
+  const Tensor& dt = tensor_of(cg, dst);
   Memory dm = dt.memory();
-  if (dm == Memory::HBM || shape_of(cg, dst) != shape_of(cg, src)) return false;
+  if (dm == Memory::HBM || shape_of(cg, dst) != shape_of(cg, src) || cg.value(dst).indirect)
+    return false;
   bool matmul = in->opcode == "nc_matmul";
   if (!accumulate.empty() && (accumulate != "add" || !matmul || dm != Memory::PSUM)) return false;
   if (in->engine == Engine::Tensor && dm != Memory::PSUM) return false; // TensorE writes PSUM
@@ -340,7 +341,7 @@ bool fold_into_destination(NeuronCodegen &cg, ValueId dst, ValueId src,
   return true;
 }
 
-void register_matmul_ops(OpRegistry &r) {
+void register_matmul_ops(OpRegistry& r) {
   r.add("matmul", handle_matmul);
   r.add("nc_matmul", handle_nc_matmul);
   r.add("transpose", handle_transpose);

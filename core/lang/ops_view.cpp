@@ -55,8 +55,16 @@ ValueId view(NeuronCodegen &cg, ValueId v, const std::vector<IndexItem> &items_i
     if (indirect) sema::err_not_supported_yet("more than one index tile in one subscript");
     std::vector<int64_t> ishape;
     indirect = indirect_index_item(cg, static_cast<ValueId>(items[i].value), i, ishape);
+    // `idx[0, b] + iy`: a static index added to a single dynamic offset.
+    IndexExpr offset = items[i].expr;
+    bool has_offset = !offset.shape.empty() || !(offset.expr == ir::AffineExpr(0));
     items[i] = IndexItem{};
-    if (!ishape.empty()) {
+    if (has_offset) {
+      if (!ishape.empty())
+        sema::err_not_supported_yet("an index tile of several elements plus an index expression");
+      items[i].kind = IndexItem::Kind::Expr;
+      items[i].expr = offset;
+    } else if (!ishape.empty()) {
       items[i].kind = IndexItem::Kind::Expr;
       items[i].expr.shape = ishape;
     }

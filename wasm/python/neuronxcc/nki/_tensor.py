@@ -124,9 +124,13 @@ class NkiTensor:
 
     # --- arithmetic --------------------------------------------------------------------------
     def __add__(self, other):
+        if isinstance(other, IndexExpr):  # `idx[0, b] + iy`: a dynamic offset in a subscript
+            return self._movement().dynamic_index(self, other)
         return _binary("add", "add", self, other)
 
     def __radd__(self, other):
+        if isinstance(other, IndexExpr):
+            return self._movement().dynamic_index(self, other)
         return _binary("add", "add", other, self)
 
     def __sub__(self, other):
@@ -256,6 +260,10 @@ def _assign(dst, value, acc):
 
 
 def _index_item(k):
+    dynamic = getattr(k, "_nki_dynamic_index", None)
+    if dynamic is not None:  # an index tile's value plus an index expression
+        tile, offset = dynamic
+        return {"k": "tile", "t": tile._ref(), "e": offset.to_json()}
     if k is Ellipsis:
         return {"k": "ellipsis"}
     if isinstance(k, bool):

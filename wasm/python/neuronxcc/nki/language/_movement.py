@@ -6,6 +6,7 @@ ops_constants.cpp; opcodes in docs/ops/movement.md). The ``tensor_*`` functions 
 ``nki.tensor`` methods (``t.reshape``, ``t.broadcast_to``...) delegate to.
 """
 from .. import _dtypes, _ops
+from .._index import IndexExpr
 from .._tensor import NkiTensor
 
 __all__ = ["matmul", "transpose", "copy", "load_transpose2d", "broadcast_to", "expand_dims",
@@ -47,6 +48,39 @@ def split_operand(x):
     if isinstance(x, MaskedOperand):
         return x.tile, x.mask
     return x, None
+
+
+# --- dynamic offsets ---------------------------------------------------------------------
+
+
+class DynamicIndex:
+    """``idx_tile[0, b] + iy``: the value an index tile holds at run time plus an index
+    expression, usable in a subscript (``src[ix, idx_tile[0, b] + iy]``)."""
+
+    __slots__ = ("tile", "offset")
+
+    def __init__(self, tile, offset):
+        self.tile = tile
+        self.offset = offset
+
+    @property
+    def _nki_dynamic_index(self):
+        return self.tile, self.offset
+
+    def __add__(self, other):
+        if isinstance(other, bool) or not isinstance(other, (int, IndexExpr)):
+            return NotImplemented
+        return DynamicIndex(self.tile, self.offset + other)
+
+    __radd__ = __add__
+
+    def __repr__(self):
+        return f"{self.tile!r} + {self.offset!r}"
+
+
+def dynamic_index(tile, offset):
+    """What ``tile + index_expression`` gives (``NkiTensor.__add__``)."""
+    return DynamicIndex(tile, offset)
 
 
 # --- matmul and transposes ---------------------------------------------------------------
