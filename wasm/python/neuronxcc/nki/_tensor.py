@@ -260,10 +260,6 @@ def _assign(dst, value, acc):
 
 
 def _index_item(k):
-    dynamic = getattr(k, "_nki_dynamic_index", None)
-    if dynamic is not None:  # an index tile's value plus an index expression
-        tile, offset = dynamic
-        return {"k": "tile", "t": tile._ref(), "e": offset.to_json()}
     if k is Ellipsis:
         return {"k": "ellipsis"}
     if isinstance(k, bool):
@@ -288,6 +284,10 @@ def _index_item(k):
         return {"k": "slice", "start": bound(k.start), "stop": bound(k.stop), "step": k.step}
     if isinstance(k, NkiTensor):
         return {"k": "tile", "t": k._ref()}
+    dynamic = getattr(k, "_nki_dynamic_index", None)
+    if dynamic is not None:  # an index tile's value plus an index expression
+        tile, offset = dynamic
+        return {"k": "tile", "t": tile._ref(), "e": offset.to_json()}
     raise TypeError(f"unsupported index {k!r}")
 
 
