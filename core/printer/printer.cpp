@@ -276,6 +276,8 @@ void write_region(util::JsonWriter& w, const Kernel& k, RegionId id) {
     w.key("condition").begin_object().key("scalar");
     write_access(w, p.condition.scalar);
     w.key("op").value(cmp_name(p.condition.op)).key("rhs").value(p.condition.rhs).end_object();
+  } else if (p.condition.always) {
+    w.key("always").value(true);
   }
   if (!p.tag.empty()) w.key("tag").value(p.tag);
   if (p.stage_id >= 0) w.key("stage_id").value(p.stage_id);
@@ -432,6 +434,15 @@ std::string to_json(const Kernel& k) {
     if (t.mutable_param) w.key("mutable").value(true);
     w.key("loc");
     write_loc(w, t.loc);
+    // What a reader needs to rebuild the kernel (the simulator's native tests read this form).
+    w.key("region").value(t.region);
+    if (t.alias_of != kNone) w.key("alias_of").value(t.alias_of);
+    if (t.partition_dim > 0) w.key("partition_dim").value(t.partition_dim);
+    if (!t.constant.empty()) {
+      w.key("constant").begin_array();
+      for (double v : t.constant) w.value(v);
+      w.end_array();
+    }
     w.end_object();
   }
   w.end_array().key("loop_axes").begin_array();
