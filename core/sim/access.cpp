@@ -1,0 +1,287 @@
+#include "sim/access.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "sema/sema.h"
+#include "sim/diagnostics.h"
+
+namespace nki::sim {
+
+using namespace nki::ir;
+
+namespace {
+
+// Element offset (in the view's elements) → base-buffer element.
+inline int64_t base_elem(const View &v, int64_t off) {
+  int bs = elem_size(v.buf->dtype);
+  return bs == v.esize ? off : off * v.esize / bs;
+}
+
+inline void check_one(const View &v, int64_t off, Reporter &r) {
+  if (!v.buf->written[static_cast<size_t>(base_elem(v, off))]) r.unwritten_read(v, off);
+}
+
+void check_run(const View &v, int64_t off, int64_t s, int64_t n, Reporter &r) {
+  if (v.buf->fully_written) return;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t e = base_elem(v, off + i * s);
+    if (!v.buf->written[static_cast<size_t>(e)]) {
+      r.unwritten_read(v, off + i * s);
+      return;
+    }
+  }
+}
+
+inline void mark_one(const View &v, int64_t off) {
+  Buffer &b = *v.buf;
+  int64_t e = base_elem(v, off);
+  uint8_t &w = b.written[static_cast<size_t>(e)];
+  if (!w) {
+    w = 1;
+    if (++b.written_count == b.elems) {
+      b.fully_written = true;
+      b.written.clear();
+      b.written.shrink_to_fit();
+    }
+  }
+}
+
+void mark_run(const View &v, int64_t off, int64_t s, int64_t n) {
+  for (int64_t i = 0; i < n && !v.buf->fully_written; ++i) mark_one(v, off + i * s);
+}
+
+// Per-element offsets of an indirect run; false entries (skipped out-of-bounds) get -1.
+void indirect_offsets(const View &v, const int64_t *pos, int64_t lo, int64_t n, int64_t *offs,
+                      Reporter &r) {
+  int64_t idx[kChunk];
+  read_i64(*v.ind, pos, lo, n, idx, r);
+  // The static part of the indirect dimension's index is folded into origin/strides; the
+  // bounds check needs it alone: ind_base holds it at the run start, dim stride = inner.
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t total = v.ind_base + idx[i];
+    int64_t off = v.offset(pos, lo + i) + idx[i] * v.ind_stride;
+    if (total < 0 || total >= v.ind_size) {
+      if (v.skip_oob) {
+        offs[i] = -1;
+        continue;
+      }
+      err_out_of_bounds(v.tensor->name, static_cast<size_t>(v.ind_dim), total, total, v.ind_size,
+                        v.loc ? *v.loc : SourceLoc{});
+    }
+    offs[i] = off;
+  }
+}
+
+} // namespace
+
+View resolve(Storage &storage, const Kernel &k, const AccessPattern &ap, const Domain &dom,
+             const Env &env, const SourceLoc &loc, std::deque<View> &pool) {
+  View v;
+  v.tensor = &k.tensor(ap.tensor);
+  v.buf = &storage.buffer(ap.tensor);
+  v.dtype = v.tensor->dtype;
+  v.esize = elem_size(v.dtype);
+  v.data = v.buf->bytes();
+  v.rank = dom.rank();
+  v.loc = &loc;
+  const std::vector<int64_t> &shape = v.tensor->shape;
+  const size_t nd = shape.size();
+  std::vector<int64_t> tstride(nd, 1);
+  for (size_t d = nd; d-- > 1;) tstride[d - 1] = tstride[d] * shape[d];
+
+  // Which domain axis each tile axis of the pattern runs along (-1: fixed at 0).
+  const int r = static_cast<int>(ap.tile_shape.size());
+  std::vector<int> axis_of(r, -1);
+  bool aligned = true;
+  for (int j = 0; j < r; ++j) {
+    int a = j + v.rank - r;
+    int64_t e = ap.tile_shape[j];
+    if (a < 0) {
+      if (e != 1) aligned = false;
+      continue;
+    }
+    if (e == dom.extent(a))
+      axis_of[j] = a;
+    else if (e != 1)
+      aligned = false;
+  }
+  if (!aligned) { // same non-unit extents in the same order (a reshape by unit axes)
+    std::fill(axis_of.begin(), axis_of.end(), -1);
+    int a = 0;
+    for (int j = 0; j < r; ++j) {
+      if (ap.tile_shape[j] == 1) continue;
+      while (a < v.rank && dom.extent(a) == 1) ++a;
+      if (a >= v.rank || dom.extent(a) != ap.tile_shape[j])
+        err_not_supported("an access of tile shape " + sema::describe("", ap.tile_shape) +
+                              " onto a tile of a different shape",
+                          loc);
+      axis_of[j] = a++;
+    }
+  }
+
+  int64_t blo[kMaxRank], bhi[kMaxRank];
+  bool visited = dom.bounds(blo, bhi);
+  for (size_t d = 0; d < nd && d < ap.index.size(); ++d) {
+    const AffineExpr &e = ap.index[d];
+    int64_t base = env.eval_symbols(e);
+    v.origin += tstride[d] * base;
+    int64_t mn = base, mx = base;
+    int64_t dstride[kMaxRank] = {0};
+    for (const auto &[var, c] : e.terms()) {
+      if (var.kind != VarKind::TileAxis || var.id >= r) continue;
+      int a = axis_of[var.id];
+      if (a < 0) continue;
+      v.stride[a] += tstride[d] * c;
+      dstride[a] += c;
+      if (visited) {
+        mn += c * (c > 0 ? blo[a] : bhi[a]);
+        mx += c * (c > 0 ? bhi[a] : blo[a]);
+      }
+    }
+    if (static_cast<int>(d) == ap.indirect_dim) {
+      v.ind_dim = static_cast<int64_t>(d);
+      v.ind_stride = tstride[d];
+      v.ind_size = shape[d];
+      v.ind_base = base; // refined per run below when the static part varies
+      for (int a = 0; a < kMaxRank; ++a)
+        if (dstride[a] != 0)
+          err_not_supported("an indirect index whose static part varies along the tile", loc);
+      continue;
+    }
+    if (visited && (mn < 0 || mx >= shape[d]))
+      err_out_of_bounds(v.tensor->name, d, mn, mx, shape[d], loc);
+  }
+  if (ap.indirect) {
+    pool.push_back(resolve(storage, k, *ap.indirect, dom, env, loc, pool));
+    v.ind = &pool.back();
+  }
+  return v;
+}
+
+void read_f32(const View &v, const int64_t *pos, int64_t lo, int64_t n, float *out, Reporter &r) {
+  if (v.ind) {
+    int64_t offs[kChunk];
+    indirect_offsets(v, pos, lo, n, offs, r);
+    for (int64_t i = 0; i < n; ++i) {
+      if (offs[i] < 0) {
+        out[i] = 0.0f;
+        continue;
+      }
+      if (!v.buf->fully_written) check_one(v, offs[i], r);
+      out[i] = load_f32(v.dtype, v.data + offs[i] * v.esize);
+    }
+    return;
+  }
+  int64_t off = v.offset(pos, lo), s = v.inner_stride();
+  if (s == 0) {
+    float x = load_f32(v.dtype, v.data + off * v.esize);
+    for (int64_t i = 0; i < n; ++i) out[i] = x;
+    if (!v.buf->fully_written) check_one(v, off, r);
+    return;
+  }
+  decode_f32(v.dtype, v.data + off * v.esize, s, n, out);
+  check_run(v, off, s, n, r);
+}
+
+void write_f32(const View &v, const int64_t *pos, int64_t lo, int64_t n, const float *in) {
+  if (v.ind) {
+    struct Quiet : Reporter {
+      void unwritten_read(const View &, int64_t) override {}
+    } quiet;
+    int64_t offs[kChunk];
+    indirect_offsets(v, pos, lo, n, offs, quiet);
+    for (int64_t i = 0; i < n; ++i) {
+      if (offs[i] < 0) continue;
+      store_f32(v.dtype, v.data + offs[i] * v.esize, in[i]);
+      if (!v.buf->fully_written) mark_one(v, offs[i]);
+    }
+    return;
+  }
+  int64_t off = v.offset(pos, lo), s = v.inner_stride();
+  encode_f32(v.dtype, v.data + off * v.esize, s, s == 0 ? 1 : n, s == 0 ? in + n - 1 : in);
+  if (!v.buf->fully_written) mark_run(v, off, s, s == 0 ? 1 : n);
+}
+
+void read_i64(const View &v, const int64_t *pos, int64_t lo, int64_t n, int64_t *out, Reporter &r) {
+  if (v.ind) {
+    int64_t offs[kChunk];
+    indirect_offsets(v, pos, lo, n, offs, r);
+    for (int64_t i = 0; i < n; ++i) {
+      if (offs[i] < 0) {
+        out[i] = 0;
+        continue;
+      }
+      if (!v.buf->fully_written) check_one(v, offs[i], r);
+      decode_i64(v.dtype, v.data + offs[i] * v.esize, 1, 1, out + i);
+    }
+    return;
+  }
+  int64_t off = v.offset(pos, lo), s = v.inner_stride();
+  decode_i64(v.dtype, v.data + off * v.esize, s, n, out);
+  check_run(v, off, s, s == 0 ? 1 : n, r);
+}
+
+void write_i64(const View &v, const int64_t *pos, int64_t lo, int64_t n, const int64_t *in) {
+  if (v.ind) {
+    struct Quiet : Reporter {
+      void unwritten_read(const View &, int64_t) override {}
+    } quiet;
+    int64_t offs[kChunk];
+    indirect_offsets(v, pos, lo, n, offs, quiet);
+    for (int64_t i = 0; i < n; ++i) {
+      if (offs[i] < 0) continue;
+      encode_i64(v.dtype, v.data + offs[i] * v.esize, 1, 1, in + i);
+      if (!v.buf->fully_written) mark_one(v, offs[i]);
+    }
+    return;
+  }
+  int64_t off = v.offset(pos, lo), s = v.inner_stride();
+  encode_i64(v.dtype, v.data + off * v.esize, s, s == 0 ? 1 : n, s == 0 ? in + n - 1 : in);
+  if (!v.buf->fully_written) mark_run(v, off, s, s == 0 ? 1 : n);
+}
+
+void copy_bits(const View &dst, const View &src, const int64_t *pos, int64_t lo, int64_t n,
+               Reporter &r) {
+  if (dst.ind || src.ind || dst.esize != src.esize) {
+    int64_t tmp[kChunk];
+    read_i64(src, pos, lo, n, tmp, r);
+    write_i64(dst, pos, lo, n, tmp);
+    return;
+  }
+  const int es = dst.esize;
+  int64_t doff = dst.offset(pos, lo), ds = dst.inner_stride();
+  int64_t soff = src.offset(pos, lo), ss = src.inner_stride();
+  check_run(src, soff, ss, ss == 0 ? 1 : n, r);
+  if (ds == 1 && ss == 1) {
+    std::memmove(dst.data + doff * es, src.data + soff * es, static_cast<size_t>(n * es));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      std::memcpy(dst.data + (doff + i * ds) * es, src.data + (soff + i * ss) * es, es);
+  }
+  if (!dst.buf->fully_written) mark_run(dst, doff, ds, ds == 0 ? 1 : n);
+}
+
+void note_write_coverage(const View &v, const Domain &dom) {
+  Buffer &b = *v.buf;
+  if (b.fully_written || dom.masked() || v.ind || v.origin != 0) return;
+  if (elem_size(b.dtype) != v.esize) return;
+  std::vector<std::pair<int64_t, int64_t>> axes; // (stride, extent)
+  int64_t count = 1;
+  for (int k = 0; k < v.rank; ++k) {
+    count *= dom.extent(k);
+    if (dom.extent(k) > 1) axes.push_back({v.stride[k], dom.extent(k)});
+  }
+  if (count != b.elems) return;
+  std::sort(axes.begin(), axes.end());
+  int64_t expect = 1;
+  for (const auto &[s, e] : axes) {
+    if (s != expect) return;
+    expect *= e;
+  }
+  b.fully_written = true;
+  b.written.clear();
+  b.written.shrink_to_fit();
+}
+
+} // namespace nki::sim

@@ -1,0 +1,211 @@
+// The Scalar engine's activation functions in fp32, and a vectorizable exp.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "sim/math_kernels.h"
+
+namespace nki::sim {
+
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+inline float fbits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+inline uint32_t ubits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+template <typename F> inline void map1(const float *a, float *o, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+}
+
+struct ActName {
+  const char *name;
+  Act f;
+};
+constexpr ActName kActNames[] = {
+    {"copy", Act::Copy},
+    {"identity", Act::Copy},
+    {"square", Act::Square},
+    {"sigmoid", Act::Sigmoid},
+    {"expit", Act::Sigmoid},
+    {"relu", Act::Relu},
+    {"gelu", Act::Gelu},
+    {"gelu_dx", Act::GeluDx},
+    {"gelu_apprx_tanh", Act::GeluApprxTanh},
+    {"gelu_apprx_sigmoid", Act::GeluApprxSigmoid},
+    {"silu", Act::Silu},
+    {"silu_dx", Act::SiluDx},
+    {"tanh", Act::Tanh},
+    {"softplus", Act::Softplus},
+    {"mish", Act::Mish},
+    {"erf", Act::Erf},
+    {"erf_dx", Act::ErfDx},
+    {"exp", Act::Exp},
+    {"log", Act::Log},
+    {"sin", Act::Sin},
+    {"cos", Act::Cos},
+    {"tan", Act::Tan},
+    {"arctan", Act::Arctan},
+    {"sqrt", Act::Sqrt},
+    {"rsqrt", Act::Rsqrt},
+    {"reciprocal", Act::Reciprocal},
+    {"sign", Act::Sign},
+    {"abs", Act::Abs},
+    {"absolute", Act::Abs},
+};
+
+} // namespace
+
+void exp_f32(const float *in, float *out, int64_t n) {
+  // exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln2 / 2; exp(r) by a degree-7 series
+  // form fitted on that interval. 2^k is built from bits (no float->int conversion, which
+  // neither vectorizes on SSE2 nor avoids trap checks in wasm).
+  const float kLog2e = 1.44269504088896341f;
+  const float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  const float kShifter = 12582912.0f; // 1.5 * 2^23: adding it rounds to an integer
+  for (int64_t i = 0; i < n; ++i) {
+    float x = in[i];
+    float xc = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
+    float t = xc * kLog2e + kShifter;
+    float k = t - kShifter;
+    int32_t ki = static_cast<int32_t>(ubits(t) - ubits(kShifter));
+    float r = xc - k * kLn2Hi;
+    r = r - k * kLn2Lo;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    int32_t k1 = ki >> 1, k2 = ki - k1;
+    float s1 = fbits(static_cast<uint32_t>(k1 + 127) << 23);
+    float s2 = fbits(static_cast<uint32_t>(k2 + 127) << 23);
+    float y = p * s1 * s2;
+    y = x > 88.72283935546875f ? kInf : y;
+    y = x < -103.97208404541015625f ? 0.0f : y;
+    out[i] = x != x ? x : y;
+  }
+}
+
+std::optional<Act> parse_act(const std::string &name) {
+  for (const auto &e : kActNames)
+    if (name == e.name) return e.f;
+  return std::nullopt;
+}
+
+void act_f32(Act f, const float *in, float *o, int64_t n) {
+  constexpr float kSqrt1_2 = 0.70710678118654752f;
+  constexpr float kInvSqrt2Pi = 0.39894228040143268f;
+  constexpr float kSqrt2OverPi = 0.79788456080286536f;
+  constexpr float k2OverSqrtPi = 1.12837916709551257f;
+  switch (f) {
+  case Act::Copy:
+    if (o != in) std::memcpy(o, in, static_cast<size_t>(n) * 4);
+    return;
+  case Act::Square:
+    map1(in, o, n, [](float x) { return x * x; });
+    return;
+  case Act::Relu:
+    map1(in, o, n, [](float x) { return x > 0.0f ? x : 0.0f; });
+    return;
+  case Act::Exp:
+    exp_f32(in, o, n);
+    return;
+  case Act::Sigmoid:
+    for (int64_t i = 0; i < n; ++i) o[i] = -in[i];
+    exp_f32(o, o, n);
+    map1(o, o, n, [](float e) { return 1.0f / (1.0f + e); });
+    return;
+  case Act::Abs:
+    map1(in, o, n, [](float x) { return std::fabs(x); });
+    return;
+  case Act::Sign:
+    map1(in, o, n, [](float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : x); });
+    return;
+  case Act::Reciprocal:
+    map1(in, o, n, [](float x) { return 1.0f / x; });
+    return;
+  case Act::Sqrt:
+    map1(in, o, n, [](float x) { return std::sqrt(x); });
+    return;
+  case Act::Rsqrt:
+    map1(in, o, n, [](float x) { return 1.0f / std::sqrt(x); });
+    return;
+  default:
+    break;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    float x = in[i];
+    float y;
+    switch (f) {
+    case Act::Gelu:
+      y = 0.5f * x * (1.0f + std::erf(x * kSqrt1_2));
+      break;
+    case Act::GeluDx:
+      y = 0.5f * (1.0f + std::erf(x * kSqrt1_2)) + x * kInvSqrt2Pi * std::exp(-0.5f * x * x);
+      break;
+    case Act::GeluApprxTanh:
+      y = 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
+      break;
+    case Act::GeluApprxSigmoid:
+      y = x / (1.0f + std::exp(-1.702f * x));
+      break;
+    case Act::Silu:
+      y = x / (1.0f + std::exp(-x));
+      break;
+    case Act::SiluDx: {
+      float s = 1.0f / (1.0f + std::exp(-x));
+      y = s * (1.0f + x * (1.0f - s));
+      break;
+    }
+    case Act::Tanh:
+      y = std::tanh(x);
+      break;
+    case Act::Softplus:
+      y = x > 20.0f ? x : std::log1p(std::exp(x));
+      break;
+    case Act::Mish: {
+      float sp = x > 20.0f ? x : std::log1p(std::exp(x));
+      y = x * std::tanh(sp);
+      break;
+    }
+    case Act::Erf:
+      y = std::erf(x);
+      break;
+    case Act::ErfDx:
+      y = k2OverSqrtPi * std::exp(-x * x);
+      break;
+    case Act::Log:
+      y = std::log(x);
+      break;
+    case Act::Sin:
+      y = std::sin(x);
+      break;
+    case Act::Cos:
+      y = std::cos(x);
+      break;
+    case Act::Tan:
+      y = std::tan(x);
+      break;
+    case Act::Arctan:
+      y = std::atan(x);
+      break;
+    default:
+      y = kNaN;
+      break;
+    }
+    o[i] = y;
+  }
+}
+
+} // namespace nki::sim

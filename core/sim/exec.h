@@ -1,0 +1,114 @@
+#pragma once
+/// The executor interface: one function per opcode, grouped by family in exec_*.cpp. An
+/// executor gets the Exec context (memory, loop variables, the run's log) and the instruction;
+/// it resolves its operands into views over a Domain and processes runs.
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/ir.h"
+#include "sim/access.h"
+#include "sim/storage.h"
+
+namespace nki::sim {
+
+/// One nl.device_print, in program order.
+struct PrintRecord {
+  std::string prefix;
+  std::vector<int64_t> shape;
+  ir::DType dtype = ir::DType::Float32;
+  std::vector<double> values; ///< row-major
+  ir::SourceLoc loc;
+  std::vector<int64_t> instance; ///< program ids of the SPMD instance that printed
+};
+
+/// What a run reports besides its outputs.
+struct RunLog {
+  std::vector<std::string> warnings; ///< "file:line:col: warning: ..." texts
+  std::vector<PrintRecord> prints;
+  int64_t unwritten_reads = 0; ///< reads of never-written memory (the first is in warnings)
+  int64_t instructions = 0;    ///< instructions executed
+};
+
+/// A tile operand or an immediate.
+struct Source {
+  bool scalar = false;
+  float value = 0;
+  View view;
+};
+
+class Exec : public Reporter {
+public:
+  Exec(const ir::Kernel &k, Storage &storage, RunLog &log) : k(k), storage(storage), log(log) {}
+
+  const ir::Kernel &k;
+  Storage &storage;
+  RunLog &log;
+  Env env;
+  const ir::Instruction *cur = nullptr;
+  int64_t seq = 0; ///< instruction executions so far
+  std::deque<View> pool; ///< views of indirect indices (stable addresses)
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+  float accumulator[2][128] = {}; ///< Scalar [0] and Vector [1] engines' reduce registers
+
+  // --- operands --------------------------------------------------------------------------------
+  const ir::Operand *find(const ir::Instruction &in, const char *role) const;
+  const ir::Operand &need(const ir::Instruction &in, const char *role) const;
+  /// Shape the instruction writes: its result tensor's, or its "dst" operand's tile.
+  std::vector<int64_t> out_shape(const ir::Instruction &in) const;
+  /// The destination view: the result tensor (allocated now: fully written when `dom` covers
+  /// it, "never written" elsewhere) or the "dst" operand.
+  /// With `covers` false the result is allocated as never written even when `dom` spans it
+  /// (the executor writes only part of it).
+  View output(const ir::Instruction &in, const Domain &dom, bool covers = true);
+  /// The whole of tensor `t` as a view on `dom`, without (re)allocating it.
+  View tensor_view(ir::TensorId t, const Domain &dom);
+  View view(const ir::Operand &o, const Domain &dom);
+  Source source(const ir::Instruction &in, const char *role, const Domain &dom,
+                float fallback = 0.0f);
+  /// Reads a run of a Source as fp32.
+  void read(const Source &s, const int64_t *pos, int64_t lo, int64_t n, float *out);
+
+  // --- attributes --------------------------------------------------------------------------------
+  bool has_attr(const ir::Instruction &in, const std::string &key) const;
+  std::string attr_str(const ir::Instruction &in, const std::string &key,
+                       const std::string &fallback = "") const;
+  double attr_num(const ir::Instruction &in, const std::string &key, double fallback) const;
+  std::vector<int64_t> attr_ints(const ir::Instruction &in, const std::string &key) const;
+
+  // --- reporting ---------------------------------------------------------------------------------
+  void unwritten_read(const View &v, int64_t element) override;
+  void warn(const std::string &message);
+  [[noreturn]] void unsupported(const std::string &what) const;
+
+private:
+  int64_t reported_seq_ = -1; // the execution whose never-written read was counted last
+};
+
+using ExecFn = void (*)(Exec &, const ir::Instruction &);
+
+/// opcode → executor.
+class ExecTable {
+public:
+  void add(const std::string &opcode, ExecFn f) { table_[opcode] = f; }
+  ExecFn find(const std::string &opcode) const;
+  std::vector<std::string> opcodes() const;
+
+private:
+  std::unordered_map<std::string, ExecFn> table_;
+};
+
+/// Every executor (built once).
+const ExecTable &exec_table();
+
+void register_movement_execs(ExecTable &t);    // exec_movement.cpp
+void register_creation_execs(ExecTable &t);    // exec_creation.cpp
+void register_elementwise_execs(ExecTable &t); // exec_elementwise.cpp
+void register_select_execs(ExecTable &t);      // exec_select.cpp
+void register_reduce_execs(ExecTable &t);      // exec_reduce.cpp
+void register_matmul_execs(ExecTable &t);      // exec_matmul.cpp
+void register_misc_execs(ExecTable &t);        // exec_misc.cpp: random, device_print, ...
+
+} // namespace nki::sim

@@ -1,0 +1,167 @@
+// Element-wise compute: tensor_tensor, tensor_scalar, scalar_tensor_tensor (Vector / GpSimd /
+// Scalar ALU), activation (Scalar engine, with optional reduce registers) and the Vector
+// reciprocal. Arithmetic is fp32 with a cast on write; bitvec operators and GpSimd integer
+// add/subtract/multiply act on integer values bit-exactly.
+#include <algorithm>
+
+#include "sim/exec.h"
+#include "sim/exec_util.h"
+
+namespace nki::sim {
+
+using namespace nki::ir;
+
+namespace {
+
+Alu alu_attr(Exec &ex, const Instruction &in, const char *key) {
+  std::string name = ex.attr_str(in, key);
+  auto op = parse_alu(name);
+  if (!op) ex.unsupported(in.opcode + "(" + key + "=" + (name.empty() ? "None" : name) + ")");
+  return *op;
+}
+
+bool integer_alu(const Instruction &in, Alu op, std::initializer_list<const View *> inputs) {
+  if (alu_is_bitvec(op)) return true;
+  return in.engine == Engine::GpSimd &&
+         (op == Alu::Add || op == Alu::Subtract || op == Alu::Multiply) && all_int(inputs);
+}
+
+void exec_tensor_tensor(Exec &ex, const Instruction &in) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View x = ex.view(ex.need(in, "x"), dom);
+  View y = ex.view(ex.need(in, "y"), dom);
+  View out = ex.output(in, dom);
+  Alu op = alu_attr(ex, in, "op");
+  if (integer_alu(in, op, {&x, &y})) {
+    int64_t a[kChunk], b[kChunk];
+    dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+      for (int64_t c = 0; c < n; c += kChunk) {
+        int64_t m = std::min(kChunk, n - c);
+        read_i64(x, pos, lo + c, m, a, ex);
+        read_i64(y, pos, lo + c, m, b, ex);
+        for (int64_t i = 0; i < m; ++i) a[i] = alu_i64(op, a[i], b[i]);
+        write_i64(out, pos, lo + c, m, a);
+      }
+    });
+    return;
+  }
+  float a[kChunk], b[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(x, pos, lo + c, m, a, ex);
+      read_f32(y, pos, lo + c, m, b, ex);
+      alu_f32(op, a, b, a, m);
+      write_f32(out, pos, lo + c, m, a);
+    }
+  });
+}
+
+// (data op0 operand0) op1 operand1, operands immediates or (P, 1) columns (tensor_scalar) or
+// a full tile (scalar_tensor_tensor's operand1).
+void two_ops(Exec &ex, const Instruction &in, bool reduce) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View data = ex.view(ex.need(in, "data"), dom);
+  Source s0 = ex.source(in, "operand0", dom), s1 = ex.source(in, "operand1", dom);
+  View out = ex.output(in, dom);
+  Alu op0 = alu_attr(ex, in, "op0");
+  Alu op1 = ex.has_attr(in, "op1") ? alu_attr(ex, in, "op1") : Alu::Bypass;
+  bool r0 = ex.attr_num(in, "reverse0", 0) != 0, r1 = ex.attr_num(in, "reverse1", 0) != 0;
+  if (alu_is_bitvec(op0) || alu_is_bitvec(op1)) {
+    int64_t a[kChunk], b[kChunk];
+    auto apply = [&](Alu op, const Source &s, bool rev, const int64_t *pos, int64_t lo, int64_t m) {
+      if (op == Alu::Bypass) return;
+      if (s.scalar)
+        std::fill(b, b + m, static_cast<int64_t>(s.value));
+      else
+        read_i64(s.view, pos, lo, m, b, ex);
+      for (int64_t i = 0; i < m; ++i)
+        a[i] = rev ? alu_i64(op, b[i], a[i]) : alu_i64(op, a[i], b[i]);
+    };
+    dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+      for (int64_t c = 0; c < n; c += kChunk) {
+        int64_t m = std::min(kChunk, n - c);
+        read_i64(data, pos, lo + c, m, a, ex);
+        apply(op0, s0, r0, pos, lo + c, m);
+        apply(op1, s1, r1, pos, lo + c, m);
+        write_i64(out, pos, lo + c, m, a);
+      }
+    });
+    return;
+  }
+  PartitionReduce red(ex, in, 1, "add");
+  bool reducing = reduce && red.active();
+  float a[kChunk], tmp[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(data, pos, lo + c, m, a, ex);
+      apply_op(ex, op0, s0, r0, a, pos, lo + c, m, tmp);
+      if (op1 != Alu::Bypass) apply_op(ex, op1, s1, r1, a, pos, lo + c, m, tmp);
+      write_f32(out, pos, lo + c, m, a);
+      if (reducing) red.add(dom.rank() > 1 ? pos[0] : 0, a, m);
+    }
+  });
+  if (reducing) red.finish();
+}
+
+void exec_tensor_scalar(Exec &ex, const Instruction &in) {
+  two_ops(ex, in, false);
+}
+void exec_tensor_scalar_reduce(Exec &ex, const Instruction &in) {
+  two_ops(ex, in, true);
+}
+
+// out = op(data * scale + bias), fp32; optional free-axis reduction into reduce_res.
+void exec_activation(Exec &ex, const Instruction &in) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View data = ex.view(ex.need(in, "data"), dom);
+  const bool scaled = ex.find(in, "scale") != nullptr, biased = ex.find(in, "bias") != nullptr;
+  Source scale = ex.source(in, "scale", dom, 1.0f), bias = ex.source(in, "bias", dom, 0.0f);
+  View out = ex.output(in, dom);
+  std::string name = ex.attr_str(in, "op");
+  auto fn = parse_act(name);
+  if (!fn) ex.unsupported("activation(op=" + name + ")");
+  PartitionReduce red(ex, in, 0, "add");
+  float a[kChunk], tmp[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(data, pos, lo + c, m, a, ex);
+      if (scaled) apply_op(ex, Alu::Multiply, scale, false, a, pos, lo + c, m, tmp);
+      if (biased) apply_op(ex, Alu::Add, bias, false, a, pos, lo + c, m, tmp);
+      act_f32(*fn, a, a, m);
+      write_f32(out, pos, lo + c, m, a);
+      if (red.active()) red.add(dom.rank() > 1 ? pos[0] : 0, a, m);
+    }
+  });
+  red.finish();
+}
+
+void exec_reciprocal(Exec &ex, const Instruction &in) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View data = ex.view(ex.need(in, "data"), dom);
+  View out = ex.output(in, dom);
+  float a[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(data, pos, lo + c, m, a, ex);
+      act_f32(Act::Reciprocal, a, a, m);
+      write_f32(out, pos, lo + c, m, a);
+    }
+  });
+}
+
+} // namespace
+
+void register_elementwise_execs(ExecTable &t) {
+  t.add("tensor_tensor", exec_tensor_tensor);
+  t.add("tensor_scalar", exec_tensor_scalar);
+  t.add("scalar_tensor_tensor", exec_tensor_scalar);
+  t.add("tensor_scalar_reduce", exec_tensor_scalar_reduce);
+  t.add("activation", exec_activation);
+  t.add("reciprocal", exec_reciprocal);
+}
+
+} // namespace nki::sim

@@ -1,0 +1,223 @@
+// Random numbers (random_seed, rand, dropout: one seeded generator per run, drawn in program
+// order and row-major within a tile, so a seed reproduces a run), nl.device_print, and the
+// Vector engine's 8-wide searches (max8, nc_find_index8, nc_match_replace8) and GpSimd's
+// sequence_bounds.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "sim/exec.h"
+#include "sim/exec_util.h"
+
+namespace nki::sim {
+
+using namespace nki::ir;
+
+namespace {
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// A uniform draw in [0, 1) with 24 random bits (exact in fp32).
+inline float uniform(uint64_t &state) {
+  state = splitmix(state);
+  return static_cast<float>(state >> 40) * (1.0f / 16777216.0f);
+}
+
+void exec_random_seed(Exec &ex, const Instruction &in) {
+  const Operand &s = ex.need(in, "seed");
+  uint64_t seed = 0;
+  if (s.is_scalar) {
+    seed = static_cast<uint64_t>(static_cast<int64_t>(s.scalar));
+  } else {
+    Domain dom(s.ap.tile_shape, in.mask, ex.env);
+    View v = ex.view(s, dom);
+    int64_t vals[kChunk];
+    dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+      for (int64_t c = 0; c < n; c += kChunk) {
+        int64_t m = std::min(kChunk, n - c);
+        read_i64(v, pos, lo + c, m, vals, ex);
+        for (int64_t i = 0; i < m; ++i) seed = splitmix(seed ^ static_cast<uint64_t>(vals[i]));
+      }
+    });
+  }
+  ex.rng = splitmix(seed);
+}
+
+void exec_rand(Exec &ex, const Instruction &in) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View out = ex.output(in, dom);
+  float v[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      for (int64_t i = 0; i < m; ++i) v[i] = uniform(ex.rng);
+      write_f32(out, pos, lo + c, m, v);
+    }
+  });
+}
+
+// Each element is zeroed with probability `prob` (a scalar or a (P, 1) column); kept
+// elements are unscaled.
+void exec_dropout(Exec &ex, const Instruction &in) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View data = ex.view(ex.need(in, "data"), dom);
+  Source prob = ex.source(in, "prob", dom);
+  View out = ex.output(in, dom);
+  float v[kChunk], p[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(data, pos, lo + c, m, v, ex);
+      ex.read(prob, pos, lo + c, m, p);
+      for (int64_t i = 0; i < m; ++i)
+        if (uniform(ex.rng) < p[i]) v[i] = 0.0f;
+      write_f32(out, pos, lo + c, m, v);
+    }
+  });
+}
+
+void exec_device_print(Exec &ex, const Instruction &in) {
+  const Operand &x = ex.need(in, "x");
+  Domain dom(x.ap.tile_shape, in.mask, ex.env);
+  View v = ex.view(x, dom);
+  PrintRecord rec;
+  rec.prefix = ex.attr_str(in, "prefix");
+  rec.shape = x.ap.tile_shape;
+  rec.dtype = v.dtype;
+  rec.loc = in.loc;
+  rec.instance = ex.env.pid;
+  int64_t count = 1;
+  for (int64_t s : rec.shape) count *= s;
+  rec.values.assign(static_cast<size_t>(count), std::numeric_limits<double>::quiet_NaN());
+  const int r = dom.rank();
+  float buf[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    int64_t flat = 0;
+    for (int k = 0; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
+    flat = flat * dom.extent(r - 1) + lo;
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      if (dtype_is_float(v.dtype)) {
+        read_f32(v, pos, lo + c, m, buf, ex);
+        for (int64_t i = 0; i < m; ++i) rec.values[static_cast<size_t>(flat + c + i)] = buf[i];
+      } else {
+        int64_t iv[kChunk];
+        read_i64(v, pos, lo + c, m, iv, ex);
+        for (int64_t i = 0; i < m; ++i)
+          rec.values[static_cast<size_t>(flat + c + i)] = static_cast<double>(iv[i]);
+      }
+    }
+  });
+  ex.log.prints.push_back(std::move(rec));
+}
+
+// The rows of operand `role` (one vector per partition, free axes flattened).
+std::vector<std::vector<float>> rows_of(Exec &ex, const Instruction &in, const char *role) {
+  const Operand &o = ex.need(in, role);
+  Domain dom(o.ap.tile_shape, {}, ex.env);
+  View v = ex.view(o, dom);
+  std::vector<std::vector<float>> rows(static_cast<size_t>(dom.extent(0)));
+  float buf[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(v, pos, lo + c, m, buf, ex);
+      auto &row = rows[static_cast<size_t>(dom.rank() > 1 ? pos[0] : 0)];
+      row.insert(row.end(), buf, buf + m);
+    }
+  });
+  return rows;
+}
+
+// Writes rows (one per partition, flattened free axes) into `view` over `dom`.
+void write_rows(const Domain &dom, const View &out, const std::vector<std::vector<float>> &rows) {
+  const int r = dom.rank();
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    int64_t flat = 0;
+    for (int k = 1; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
+    flat = r > 1 ? flat * dom.extent(r - 1) + lo : lo;
+    const auto &row = rows[static_cast<size_t>(r > 1 ? pos[0] : 0)];
+    for (int64_t i = 0; i < n; ++i)
+      if (flat + i < static_cast<int64_t>(row.size()))
+        write_f32(out, pos, lo + i, 1, &row[static_cast<size_t>(flat + i)]);
+  });
+}
+
+void exec_max8(Exec &ex, const Instruction &in) {
+  auto rows = rows_of(ex, in, "src");
+  for (auto &row : rows) {
+    std::partial_sort(row.begin(), row.begin() + std::min<size_t>(8, row.size()), row.end(),
+                      [](float a, float b) { return a > b; });
+    row.resize(std::min<size_t>(8, row.size()));
+  }
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  write_rows(dom, ex.output(in, dom), rows);
+}
+
+void exec_find_index8(Exec &ex, const Instruction &in) {
+  auto data = rows_of(ex, in, "data"), vals = rows_of(ex, in, "vals");
+  std::vector<std::vector<float>> idx(data.size());
+  for (size_t p = 0; p < data.size(); ++p)
+    for (float v : vals[p]) {
+      auto it = std::find(data[p].begin(), data[p].end(), v);
+      idx[p].push_back(it == data[p].end() ? -1.0f : static_cast<float>(it - data[p].begin()));
+    }
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  write_rows(dom, ex.output(in, dom), idx);
+}
+
+void exec_match_replace8(Exec &ex, const Instruction &in) {
+  auto data = rows_of(ex, in, "data"), vals = rows_of(ex, in, "vals");
+  float imm = static_cast<float>(ex.need(in, "imm").scalar);
+  std::vector<std::vector<float>> idx(data.size());
+  for (size_t p = 0; p < data.size(); ++p)
+    for (float v : vals[p]) {
+      auto it = std::find(data[p].begin(), data[p].end(), v);
+      idx[p].push_back(it == data[p].end() ? -1.0f : static_cast<float>(it - data[p].begin()));
+      if (it != data[p].end()) *it = imm;
+    }
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  write_rows(dom, ex.output(in, dom), data);
+  if (const Operand *d = ex.find(in, "dst_idx")) {
+    Domain idom(d->ap.tile_shape, {}, ex.env);
+    write_rows(idom, ex.view(*d, idom), idx);
+  }
+}
+
+// For each element, the start and end (exclusive) of the run of equal segment ids it is in.
+void exec_sequence_bounds(Exec &ex, const Instruction &in) {
+  auto ids = rows_of(ex, in, "segment_ids");
+  const std::vector<float> &s = ids.at(0);
+  const size_t n = s.size();
+  std::vector<std::vector<float>> out(1, std::vector<float>(2 * n));
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && s[j] == s[i]) ++j;
+    for (size_t k = i; k < j; ++k)
+      out[0][k] = static_cast<float>(i), out[0][n + k] = static_cast<float>(j);
+    i = j;
+  }
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  write_rows(dom, ex.output(in, dom), out);
+}
+
+} // namespace
+
+void register_misc_execs(ExecTable &t) {
+  t.add("random_seed", exec_random_seed);
+  t.add("rand", exec_rand);
+  t.add("dropout", exec_dropout);
+  t.add("device_print", exec_device_print);
+  t.add("max8", exec_max8);
+  t.add("nc_find_index8", exec_find_index8);
+  t.add("nc_match_replace8", exec_match_replace8);
+  t.add("sequence_bounds", exec_sequence_bounds);
+}
+
+} // namespace nki::sim

@@ -1,0 +1,313 @@
+// Reductions and scans: tensor_reduce (free axes), tensor_partition_reduce (across
+// partitions), tensor_tensor_scan, bn_stats / bn_aggr, loop_reduce. Arithmetic reductions
+// accumulate in fp32; a run along the innermost axis is folded over 8 interleaved lanes (then
+// the lanes in order), which keeps the loop vectorizable. Bitvec reductions are bit-exact.
+#include <algorithm>
+#include <vector>
+
+#include "sim/exec.h"
+#include "sim/exec_util.h"
+
+namespace nki::sim {
+
+using namespace nki::ir;
+
+namespace {
+
+float fold_run(Alu op, float acc, const float *v, int64_t n) {
+  if (op == Alu::Add || op == Alu::Maximum || op == Alu::Minimum) {
+    const float id = alu_identity(op);
+    float lane[8] = {id, id, id, id, id, id, id, id};
+    int64_t i = 0;
+    if (op == Alu::Add) {
+      for (; i + 8 <= n; i += 8)
+        for (int l = 0; l < 8; ++l) lane[l] += v[i + l];
+    } else if (op == Alu::Maximum) {
+      for (; i + 8 <= n; i += 8)
+        for (int l = 0; l < 8; ++l)
+          lane[l] = (lane[l] >= v[i + l] || lane[l] != lane[l]) ? lane[l] : v[i + l];
+    } else {
+      for (; i + 8 <= n; i += 8)
+        for (int l = 0; l < 8; ++l)
+          lane[l] = (lane[l] <= v[i + l] || lane[l] != lane[l]) ? lane[l] : v[i + l];
+    }
+    for (int l = 0; l < 8; ++l) acc = alu_one(op, acc, lane[l]);
+    for (; i < n; ++i) acc = alu_one(op, acc, v[i]);
+    return acc;
+  }
+  for (int64_t i = 0; i < n; ++i) acc = alu_one(op, acc, v[i]);
+  return acc;
+}
+
+// Writes acc[flat] for every touched flat position of the output (row-major over its shape).
+void write_touched(Exec &ex, const Instruction &in, const std::vector<float> &acc,
+                   const std::vector<uint8_t> &touched) {
+  bool all = std::all_of(touched.begin(), touched.end(), [](uint8_t t) { return t != 0; });
+  std::vector<int64_t> shape = ex.out_shape(in);
+  Domain dom(shape, {}, ex.env);
+  View out = ex.output(in, dom, all);
+  const int r = dom.rank();
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    int64_t flat = 0;
+    for (int k = 0; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
+    flat = flat * dom.extent(r - 1) + lo;
+    for (int64_t i = 0; i < n;) {
+      if (!touched[static_cast<size_t>(flat + i)]) {
+        ++i;
+        continue;
+      }
+      int64_t j = i;
+      while (j < n && touched[static_cast<size_t>(flat + j)]) ++j;
+      for (int64_t c = i; c < j; c += kChunk)
+        write_f32(out, pos, lo + c, std::min(kChunk, j - c), &acc[static_cast<size_t>(flat + c)]);
+      i = j;
+    }
+  });
+}
+
+void exec_tensor_reduce(Exec &ex, const Instruction &in) {
+  const Operand &d = ex.need(in, "data");
+  const std::vector<int64_t> &s = d.ap.tile_shape;
+  Domain dom(s, in.mask, ex.env);
+  View data = ex.view(d, dom);
+  std::string name = ex.attr_str(in, "op");
+  auto op = parse_alu(name);
+  if (!op) ex.unsupported("tensor_reduce(op=" + name + ")");
+  std::vector<int64_t> axes = ex.attr_ints(in, "axis");
+  const int r = dom.rank();
+  std::vector<int64_t> ostride(r, 0);
+  int64_t count = 1;
+  for (int a = r - 1; a >= 0; --a) {
+    if (std::find(axes.begin(), axes.end(), a) != axes.end()) continue;
+    ostride[a] = count;
+    count *= dom.extent(a);
+  }
+  std::vector<float> acc(static_cast<size_t>(count), alu_identity(*op));
+  std::vector<uint8_t> touched(static_cast<size_t>(count), 0);
+  const bool bitvec = alu_is_bitvec(*op);
+  std::vector<int64_t> iacc(bitvec ? static_cast<size_t>(count) : 0,
+                            *op == Alu::BitwiseAnd ? -1 : 0);
+  float v[kChunk];
+  int64_t iv[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    int64_t base = 0;
+    for (int k = 0; k < r - 1; ++k) base += ostride[k] * pos[k];
+    const int64_t is = ostride[r - 1];
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      if (bitvec) {
+        read_i64(data, pos, lo + c, m, iv, ex);
+        for (int64_t i = 0; i < m; ++i) {
+          size_t o = static_cast<size_t>(base + is * (lo + c + i));
+          iacc[o] = alu_i64(*op, iacc[o], iv[i]);
+          touched[o] = 1;
+        }
+        continue;
+      }
+      read_f32(data, pos, lo + c, m, v, ex);
+      if (is == 0) {
+        acc[static_cast<size_t>(base)] = fold_run(*op, acc[static_cast<size_t>(base)], v, m);
+        touched[static_cast<size_t>(base)] = 1;
+        continue;
+      }
+      for (int64_t i = 0; i < m; ++i) {
+        size_t o = static_cast<size_t>(base + is * (lo + c + i));
+        acc[o] = alu_one(*op, acc[o], v[i]);
+        touched[o] = 1;
+      }
+    }
+  });
+  if (bitvec)
+    for (size_t i = 0; i < acc.size(); ++i) acc[i] = static_cast<float>(iacc[i]);
+  if (ex.attr_num(in, "negate", 0) != 0)
+    for (float &x : acc) x = -x;
+  write_touched(ex, in, acc, touched);
+}
+
+// Reduction across partitions: out[0, f...] = op over p of data[p, f...].
+void exec_tensor_partition_reduce(Exec &ex, const Instruction &in) {
+  const Operand &d = ex.need(in, "data");
+  Domain dom(d.ap.tile_shape, in.mask, ex.env);
+  View data = ex.view(d, dom);
+  auto op = parse_alu(ex.attr_str(in, "op"));
+  if (!op) ex.unsupported("tensor_partition_reduce(op=" + ex.attr_str(in, "op") + ")");
+  const int r = dom.rank();
+  int64_t count = 1;
+  for (int k = 1; k < r; ++k) count *= dom.extent(k);
+  std::vector<float> acc(static_cast<size_t>(count), alu_identity(*op));
+  std::vector<uint8_t> touched(static_cast<size_t>(count), 0);
+  float v[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    int64_t flat = 0;
+    for (int k = 1; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
+    flat = r > 1 ? flat * dom.extent(r - 1) + lo : 0;
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(data, pos, lo + c, m, v, ex);
+      for (int64_t i = 0; i < m; ++i) {
+        size_t o = static_cast<size_t>(flat + c + i);
+        if (alu_is_bitvec(*op))
+          acc[o] = static_cast<float>(
+              alu_i64(*op, static_cast<int64_t>(acc[o]), static_cast<int64_t>(v[i])));
+        else
+          acc[o] = alu_one(*op, acc[o], v[i]);
+        touched[o] = 1;
+      }
+    }
+  });
+  write_touched(ex, in, acc, touched);
+}
+
+// r[p, 0] = op1(op0(data0[p, 0], initial[p]), data1[p, 0]); r[p, i] uses r[p, i-1].
+void exec_tensor_tensor_scan(Exec &ex, const Instruction &in) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View d0 = ex.view(ex.need(in, "data0"), dom), d1 = ex.view(ex.need(in, "data1"), dom);
+  Source init = ex.source(in, "initial", dom);
+  View out = ex.output(in, dom);
+  auto op0 = parse_alu(ex.attr_str(in, "op0")), op1 = parse_alu(ex.attr_str(in, "op1"));
+  if (!op0 || !op1) ex.unsupported("tensor_tensor_scan operators");
+  bool r0 = ex.attr_num(in, "reverse0", 0) != 0, r1 = ex.attr_num(in, "reverse1", 0) != 0;
+  std::vector<float> state(static_cast<size_t>(dom.extent(0)));
+  std::vector<uint8_t> started(state.size(), 0);
+  float a[kChunk], b[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    size_t p = static_cast<size_t>(dom.rank() > 1 ? pos[0] : 0);
+    if (!started[p]) {
+      ex.read(init, pos, lo, 1, &state[p]);
+      started[p] = 1;
+    }
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(d0, pos, lo + c, m, a, ex);
+      read_f32(d1, pos, lo + c, m, b, ex);
+      float s = state[p];
+      for (int64_t i = 0; i < m; ++i) {
+        float t = r0 ? alu_one(*op0, s, a[i]) : alu_one(*op0, a[i], s);
+        s = r1 ? alu_one(*op1, b[i], t) : alu_one(*op1, t, b[i]);
+        a[i] = s;
+      }
+      state[p] = s;
+      write_f32(out, pos, lo + c, m, a);
+    }
+  });
+}
+
+// Per partition: the elements of its rows, in order (masked-off elements left out), with
+// their flat free index.
+struct Rows {
+  std::vector<std::vector<float>> values;
+  std::vector<std::vector<int64_t>> index;
+};
+
+Rows gather_rows(Exec &ex, const Instruction &in) {
+  const Operand &d = ex.need(in, "data");
+  Domain dom(d.ap.tile_shape, in.mask, ex.env);
+  View data = ex.view(d, dom);
+  Rows rows;
+  rows.values.resize(static_cast<size_t>(dom.extent(0)));
+  rows.index.resize(rows.values.size());
+  const int r = dom.rank();
+  float v[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    size_t p = static_cast<size_t>(r > 1 ? pos[0] : 0);
+    int64_t flat = 0;
+    for (int k = 1; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
+    flat = r > 1 ? flat * dom.extent(r - 1) + lo : lo;
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(data, pos, lo + c, m, v, ex);
+      for (int64_t i = 0; i < m; ++i) {
+        rows.values[p].push_back(v[i]);
+        rows.index[p].push_back(flat + c + i);
+      }
+    }
+  });
+  return rows;
+}
+
+// Per partition: (count, mean, variance·count) of the even-indexed and the odd-indexed elements.
+void exec_bn_stats(Exec &ex, const Instruction &in) {
+  Rows rows = gather_rows(ex, in);
+  std::vector<float> acc(rows.values.size() * 6, 0.0f);
+  std::vector<uint8_t> touched(acc.size(), 0);
+  for (size_t p = 0; p < rows.values.size(); ++p) {
+    if (rows.values[p].empty()) continue;
+    for (int parity = 0; parity < 2; ++parity) {
+      float count = 0, sum = 0;
+      for (size_t i = 0; i < rows.values[p].size(); ++i)
+        if ((rows.index[p][i] & 1) == parity) count += 1, sum += rows.values[p][i];
+      float mean = count > 0 ? sum / count : 0.0f, m2 = 0;
+      for (size_t i = 0; i < rows.values[p].size(); ++i)
+        if ((rows.index[p][i] & 1) == parity) {
+          float dlt = rows.values[p][i] - mean;
+          m2 += dlt * dlt;
+        }
+      acc[p * 6 + parity * 3 + 0] = count;
+      acc[p * 6 + parity * 3 + 1] = mean;
+      acc[p * 6 + parity * 3 + 2] = m2;
+    }
+    std::fill(touched.begin() + p * 6, touched.begin() + p * 6 + 6, 1);
+  }
+  write_touched(ex, in, acc, touched);
+}
+
+// Per partition: mean and variance from (count, mean, variance·count) triples.
+void exec_bn_aggr(Exec &ex, const Instruction &in) {
+  Rows rows = gather_rows(ex, in);
+  std::vector<float> acc(rows.values.size() * 2, 0.0f);
+  std::vector<uint8_t> touched(acc.size(), 0);
+  for (size_t p = 0; p < rows.values.size(); ++p) {
+    const std::vector<float> &v = rows.values[p];
+    if (v.size() < 3) continue;
+    float n = 0, weighted = 0;
+    for (size_t i = 0; i + 2 < v.size(); i += 3) n += v[i], weighted += v[i] * v[i + 1];
+    float mean = n > 0 ? weighted / n : 0.0f, m2 = 0;
+    for (size_t i = 0; i + 2 < v.size(); i += 3) {
+      float dlt = v[i + 1] - mean;
+      m2 += v[i + 2] + v[i] * dlt * dlt;
+    }
+    acc[p * 2] = mean;
+    acc[p * 2 + 1] = n > 0 ? m2 / n : 0.0f;
+    touched[p * 2] = touched[p * 2 + 1] = 1;
+  }
+  write_touched(ex, in, acc, touched);
+}
+
+// loop_reduce: the result accumulates `data` across the iterations of the given loops (the
+// first iteration of all of them copies).
+void exec_loop_reduce(Exec &ex, const Instruction &in) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View data = ex.view(ex.need(in, "data"), dom);
+  auto op = parse_alu(ex.attr_str(in, "op"));
+  if (!op) ex.unsupported("loop_reduce(op=" + ex.attr_str(in, "op") + ")");
+  bool first = true;
+  for (int64_t axis : ex.attr_ints(in, "loops"))
+    if (ex.env.iv.at(static_cast<size_t>(axis)) != ex.k.loop_axis(static_cast<int>(axis)).lb)
+      first = false;
+  View out = first || in.result == kNone ? ex.output(in, dom) : ex.tensor_view(in.result, dom);
+  float a[kChunk], b[kChunk];
+  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      read_f32(data, pos, lo + c, m, a, ex);
+      if (!first) {
+        read_f32(out, pos, lo + c, m, b, ex);
+        alu_f32(*op, b, a, a, m);
+      }
+      write_f32(out, pos, lo + c, m, a);
+    }
+  });
+}
+
+} // namespace
+
+void register_reduce_execs(ExecTable &t) {
+  t.add("tensor_reduce", exec_tensor_reduce);
+  t.add("tensor_partition_reduce", exec_tensor_partition_reduce);
+  t.add("tensor_tensor_scan", exec_tensor_tensor_scan);
+  t.add("bn_stats", exec_bn_stats);
+  t.add("bn_aggr", exec_bn_aggr);
+  t.add("loop_reduce", exec_loop_reduce);
+}
+
+} // namespace nki::sim

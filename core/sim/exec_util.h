@@ -1,0 +1,92 @@
+#pragma once
+/// Helpers shared by the compute executors: applying an operator with a tile, column or
+/// immediate operand to a run, and the per-partition reduce registers some instructions feed
+/// (activation / select reduce_res, tensor_scalar_reduce).
+#include <algorithm>
+#include <vector>
+
+#include "sim/exec.h"
+#include "sim/math_kernels.h"
+
+namespace nki::sim {
+
+/// a[i] = a[i] op s[i] (or s[i] op a[i] when `reverse`), `s` read from its Source for the run.
+inline void apply_op(Exec &ex, Alu op, const Source &s, bool reverse, float *a, const int64_t *pos,
+                     int64_t lo, int64_t n, float *tmp) {
+  if (alu_is_unary(op)) {
+    alu_f32_scalar(op, a, 0.0f, false, a, n);
+    return;
+  }
+  if (s.scalar) {
+    alu_f32_scalar(op, a, s.value, reverse, a, n);
+    return;
+  }
+  if (!s.view.ind && s.view.inner_stride() == 0) { // a (P, 1) column: constant along the run
+    float v;
+    read_f32(s.view, pos, lo, 1, &v, ex);
+    alu_f32_scalar(op, a, v, reverse, a, n);
+    return;
+  }
+  read_f32(s.view, pos, lo, n, tmp, ex);
+  if (reverse)
+    alu_f32(op, tmp, a, a, n);
+  else
+    alu_f32(op, a, tmp, a, n);
+}
+
+/// The reduce registers (one per partition) of one engine and what an instruction does to
+/// them (`reduce_cmd`): reset, reduce (accumulate), reset_reduce, idle.
+class PartitionReduce {
+public:
+  PartitionReduce(Exec &ex, const ir::Instruction &in, int engine_slot, const char *default_op)
+      : ex_(ex), acc_(ex.accumulator[engine_slot]) {
+    std::string name = ex.attr_str(in, "reduce_op", default_op);
+    auto op = parse_alu(name);
+    if (!op) ex.unsupported("reduce_op=" + name);
+    op_ = *op;
+    cmd_ = ex.attr_str(in, "reduce_cmd", "idle");
+    res_ = ex.find(in, "reduce_res");
+    if (cmd_ == "idle" && res_) cmd_ = "reset_reduce";
+    if (cmd_ == "reset" || cmd_ == "reset_reduce") std::fill(acc_, acc_ + 128, alu_identity(op_));
+    active_ = cmd_ == "reduce" || cmd_ == "reset_reduce";
+  }
+  bool active() const { return active_; }
+  /// Folds the run's values into partition `p`'s register, in order.
+  void add(int64_t p, const float *v, int64_t n) {
+    if (!active_ || p < 0 || p >= 128) return;
+    float a = acc_[p];
+    for (int64_t i = 0; i < n; ++i) a = alu_one(op_, a, v[i]);
+    acc_[p] = a;
+    if (touched_.size() <= static_cast<size_t>(p)) touched_.resize(static_cast<size_t>(p) + 1, 0);
+    touched_[static_cast<size_t>(p)] = 1;
+  }
+  /// Writes the registers of the partitions this instruction reduced into reduce_res.
+  void finish() {
+    if (!active_ || !res_) return;
+    Domain dom(res_->ap.tile_shape, {}, ex_.env);
+    View v = ex_.view(*res_, dom);
+    dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+      int64_t p = dom.rank() > 1 ? pos[0] : lo;
+      if (p >= static_cast<int64_t>(touched_.size()) || !touched_[static_cast<size_t>(p)]) return;
+      for (int64_t i = 0; i < n; ++i) write_f32(v, pos, lo + i, 1, &acc_[p]);
+    });
+  }
+
+private:
+  Exec &ex_;
+  float *acc_;
+  Alu op_ = Alu::Add;
+  std::string cmd_;
+  const ir::Operand *res_ = nullptr;
+  bool active_ = false;
+  std::vector<uint8_t> touched_;
+};
+
+/// Whether all of `views` hold integer dtypes.
+inline bool all_int(std::initializer_list<const View *> views) {
+  for (const View *v : views)
+    if (v && ir::dtype_is_float(v->dtype)) return false;
+  return true;
+}
+
+} // namespace nki::sim

@@ -1,0 +1,40 @@
+#pragma once
+/// Walks a kernel's regions as the printer does and executes its instructions: loops (affine,
+/// sequential, dynamic trip counts read at run time), IfScope predicates with their else
+/// branches, do-while WhileScopes, one SPMD instance at a time.
+#include <cstdint>
+#include <vector>
+
+#include "ir/ir.h"
+#include "sim/exec.h"
+#include "sim/storage.h"
+
+namespace nki::sim {
+
+struct SimOptions {
+  int64_t sbuf_bytes = 192 * 1024; ///< usable SBUF per partition (trn1; trn2: 224 KiB)
+  int64_t while_limit = 1000000;   ///< iterations after which a do-while loop is an error
+};
+
+class Interpreter {
+public:
+  /// Raises "not supported in the simulator yet: <opcode>" for the first instruction whose
+  /// opcode has no executor.
+  Interpreter(const ir::Kernel &k, Storage &storage, RunLog &log, const SimOptions &opts);
+  /// Runs the kernel body for the instance with program ids `pid`.
+  void run_instance(const std::vector<int64_t> &pid);
+
+private:
+  void region(const ir::Region &r);
+  void body(const ir::Region &r);
+  void loop(const ir::Region &r);
+  void while_loop(const ir::Region &r);
+  int64_t read_scalar(const ir::AccessPattern &ap, double *as_float = nullptr);
+
+  const ir::Kernel &k_;
+  SimOptions opts_;
+  Exec ex_;
+  std::vector<ExecFn> fns_; ///< by instruction id
+};
+
+} // namespace nki::sim

@@ -1,0 +1,138 @@
+// NKI numerics of the simulator: round-to-nearest-even casts on write (ties, subnormals,
+// overflow to inf) for bf16, fp16, fp8 e4m3 / e5m2, integer casts, and the fast exp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "sim/math_kernels.h"
+#include "sim/numerics.h"
+
+using namespace nki;
+using nki::ir::DType;
+
+namespace {
+
+float bits_to_float(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+float cast(DType t, float x) {
+  uint8_t buf[4];
+  sim::store_f32(t, buf, x);
+  return sim::load_f32(t, buf);
+}
+
+} // namespace
+
+TEST(SimNumerics, bf16_rounds_ties_to_even) {
+  EXPECT_EQ(sim::f32_to_bf16_bits(1.0f + 1.0f / 256), 0x3f80);         // tie → even (down)
+  EXPECT_EQ(sim::f32_to_bf16_bits(1.0f + 3.0f / 256), 0x3f82);         // tie → even (up)
+  EXPECT_EQ(sim::f32_to_bf16_bits(1.0f + 1.0f / 256 + 1e-6f), 0x3f81); // above the tie
+  EXPECT_EQ(sim::f32_to_bf16_bits(-1.0f - 1.0f / 256), 0xbf80);
+}
+
+TEST(SimNumerics, bf16_overflow_subnormals_and_nan) {
+  EXPECT_EQ(sim::f32_to_bf16_bits(std::numeric_limits<float>::max()), 0x7f80); // → inf
+  EXPECT_EQ(sim::f32_to_bf16_bits(bits_to_float(0x7f7f7fff)), 0x7f7f);         // stays finite
+  EXPECT_EQ(sim::f32_to_bf16_bits(std::ldexp(1.0f, -133)), 0x0001);            // smallest subnormal
+  EXPECT_EQ(sim::f32_to_bf16_bits(std::ldexp(1.0f, -134)), 0x0000);            // tie → even (0)
+  EXPECT_TRUE(std::isnan(cast(DType::BFloat16, std::nanf(""))));
+  EXPECT_EQ(cast(DType::BFloat16, 3.399e38f), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(cast(DType::BFloat16, 3.39e38f), bits_to_float(0x7f7f0000));
+}
+
+TEST(SimNumerics, fp16_rounds_ties_overflows_and_keeps_subnormals) {
+  EXPECT_EQ(cast(DType::Float16, 65504.0f), 65504.0f);
+  EXPECT_EQ(cast(DType::Float16, 65519.0f), 65504.0f);
+  EXPECT_EQ(cast(DType::Float16, 65520.0f), std::numeric_limits<float>::infinity()); // tie
+  EXPECT_EQ(cast(DType::Float16, -70000.0f), -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(sim::f32_to_f16_bits(std::ldexp(1.0f, -24)), 0x0001);
+  EXPECT_EQ(sim::f32_to_f16_bits(std::ldexp(1.0f, -25)), 0x0000);        // tie → even
+  EXPECT_EQ(sim::f32_to_f16_bits(3.0f * std::ldexp(1.0f, -25)), 0x0002); // tie → even
+  EXPECT_EQ(sim::f32_to_f16_bits(1.0f + 1.0f / 2048), 0x3c00);           // tie → even
+  EXPECT_EQ(sim::f32_to_f16_bits(1.0f + 3.0f / 2048), 0x3c02);
+  EXPECT_EQ(cast(DType::Float16, 0.1f), 0.0999755859375f);
+}
+
+TEST(SimNumerics, fp8_e4m3_and_e5m2_round_to_their_grids) {
+  // e4m3: bias 7, largest finite 240 (1.111b x 2^7), smallest subnormal 2^-9.
+  EXPECT_EQ(cast(DType::Float8E4M3, 240.0f), 240.0f);
+  EXPECT_EQ(cast(DType::Float8E4M3, 247.0f), 240.0f);
+  EXPECT_EQ(cast(DType::Float8E4M3, 248.0f), std::numeric_limits<float>::infinity()); // tie
+  EXPECT_EQ(cast(DType::Float8E4M3, std::ldexp(1.0f, -9)), std::ldexp(1.0f, -9));
+  EXPECT_EQ(cast(DType::Float8E4M3, std::ldexp(1.0f, -10)), 0.0f); // tie → even
+  EXPECT_EQ(cast(DType::Float8E4M3, 1.0625f), 1.0f);               // tie → even (down)
+  EXPECT_EQ(cast(DType::Float8E4M3, 1.1875f), 1.25f);              // tie → even (up)
+  // e5m2: bias 15, largest finite 57344, smallest subnormal 2^-16.
+  EXPECT_EQ(cast(DType::Float8E5M2, 57344.0f), 57344.0f);
+  EXPECT_EQ(cast(DType::Float8E5M2, 61440.0f), std::numeric_limits<float>::infinity()); // tie
+  EXPECT_EQ(cast(DType::Float8E5M2, std::ldexp(1.0f, -16)), std::ldexp(1.0f, -16));
+  EXPECT_EQ(cast(DType::Float8E5M2, 1.125f), 1.0f); // tie → even
+  // Every finite code decodes and encodes back to itself.
+  for (int e : {4, 5}) {
+    int m = e == 4 ? 3 : 2;
+    for (uint32_t code = 0; code < 256; ++code) {
+      float v = sim::small_float_to_f32(code, e, m);
+      if (std::isnan(v)) continue;
+      EXPECT_EQ(sim::f32_to_fp8_bits(v, e, m), code) << e << " " << code;
+    }
+  }
+}
+
+TEST(SimNumerics, integer_casts_round_to_nearest_even_and_saturate) {
+  EXPECT_EQ(cast(DType::Int32, 2.5f), 2.0f);
+  EXPECT_EQ(cast(DType::Int32, 3.5f), 4.0f);
+  EXPECT_EQ(cast(DType::Int32, -2.5f), -2.0f);
+  EXPECT_EQ(cast(DType::Int8, 300.0f), 127.0f);
+  EXPECT_EQ(cast(DType::Int8, -300.0f), -128.0f);
+  EXPECT_EQ(cast(DType::UInt8, -3.0f), 0.0f);
+  EXPECT_EQ(cast(DType::UInt16, 70000.0f), 65535.0f);
+  EXPECT_EQ(cast(DType::Int32, std::nanf("")), 0.0f);
+  EXPECT_EQ(cast(DType::Int32, 3.0e9f), 2147483647.0f);
+  EXPECT_EQ(cast(DType::Bool, 0.25f), 1.0f);
+  // Integer codecs wrap bit-exactly.
+  uint8_t b[4];
+  int64_t v = 16777217, back;
+  sim::encode_i64(DType::Int32, b, 1, 1, &v);
+  sim::decode_i64(DType::Int32, b, 1, 1, &back);
+  EXPECT_EQ(back, 16777217);
+  v = 257;
+  sim::encode_i64(DType::UInt8, b, 1, 1, &v);
+  sim::decode_i64(DType::UInt8, b, 1, 1, &back);
+  EXPECT_EQ(back, 1);
+}
+
+TEST(SimNumerics, fp32_min_is_exact_and_tf32_rounds_to_ten_mantissa_bits) {
+  float fp32_min = bits_to_float(0xff7fffffu);
+  EXPECT_EQ(cast(DType::Float32, fp32_min), -3.4028234663852886e38f);
+  EXPECT_EQ(sim::round_to(DType::TFloat32, 1.0f + 1.0f / 2048), 1.0f); // tie → even
+  EXPECT_EQ(sim::round_to(DType::TFloat32, 1.0f + 3.0f / 2048), 1.0f + 1.0f / 512);
+}
+
+TEST(SimNumerics, exp_is_within_two_ulp_and_handles_the_edges) {
+  std::vector<float> in, out;
+  for (float x = -100.0f; x < 88.0f; x += 0.0137f) in.push_back(x);
+  in.insert(in.end(), {0.0f, -0.0f, 88.7f, 89.0f, 1000.0f, -104.0f, -1000.0f,
+                       std::numeric_limits<float>::infinity(),
+                       -std::numeric_limits<float>::infinity(), std::nanf("")});
+  out.resize(in.size());
+  sim::exp_f32(in.data(), out.data(), static_cast<int64_t>(in.size()));
+  for (size_t i = 0; i < in.size(); ++i) {
+    double want = std::exp(static_cast<double>(in[i]));
+    float wf = static_cast<float>(want);
+    if (std::isnan(in[i])) {
+      EXPECT_TRUE(std::isnan(out[i]));
+    } else if (std::isinf(wf)) {
+      EXPECT_EQ(out[i], wf) << in[i];
+    } else if (wf == 0.0f || std::fpclassify(wf) == FP_SUBNORMAL) {
+      EXPECT_NEAR(out[i], wf, std::fabs(wf) * 1e-6 + 1e-44) << in[i];
+    } else {
+      float ulp = std::nextafter(wf, INFINITY) - wf;
+      EXPECT_LE(std::fabs(out[i] - wf), 2 * ulp) << in[i];
+    }
+  }
+}

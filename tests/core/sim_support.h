@@ -1,0 +1,123 @@
+#pragma once
+// Building small kernels through the request protocol (what the Python surface sends) and
+// running them on the simulator, for the simulator's native tests.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lang/requests.h"
+#include "sim/numerics.h"
+#include "sim/simulator.h"
+#include "trace/trace_context.h"
+#include "util/json.h"
+
+namespace simtest {
+
+using namespace nki;
+
+/// A kernel under construction: one open KernelScope, requests as JSON text.
+class KernelUnderTest {
+public:
+  explicit KernelUnderTest(std::vector<int64_t> grid = {}) {
+    codegen::TraceOptions o;
+    o.kernel_name = "k";
+    o.grid = std::move(grid);
+    o.loc = {"k.py", 1, 1};
+    session_ = std::make_unique<trace::TraceSession>(o);
+    cg_ = &session_->codegen();
+  }
+  ~KernelUnderTest() { session_.reset(); }
+
+  codegen::NeuronCodegen &cg() { return *cg_; }
+  /// Sends one request (after setting the source line); returns the reply's value id or -1.
+  int req(const std::string &json, int line = 0) {
+    if (line) cg_->builder.set_loc({"k.py", line, 1});
+    util::Json r = util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
+    return r.is_object() && r.has("v") ? static_cast<int>(r["v"].integer()) : -1;
+  }
+  int param(const std::string &name, const std::string &shape,
+            const std::string &dtype = "float32") {
+    return req(R"({"op":"param","name":")" + name + R"(","shape":)" + shape + R"(,"dtype":")" +
+               dtype + R"("})");
+  }
+  void open() { region_ = cg_->kernel_scope("k").release(); }
+  int ndarray(const std::string &name, const std::string &shape, const std::string &dtype,
+              const std::string &buffer, const std::string &init = "", int line = 0) {
+    return req(R"({"op":"ndarray","name":")" + name + R"(","shape":)" + shape + R"(,"dtype":")" +
+                   dtype + R"(","buffer":")" + buffer + "\"" +
+                   (init.empty() ? "" : ",\"init\":" + init) + "}",
+               line);
+  }
+  /// {"op":"call","api":api,"operands":[[role, operand-json], ...], ...rest}
+  int call(const std::string &api, const std::vector<std::pair<std::string, std::string>> &ops,
+           const std::string &rest = "", int line = 0) {
+    std::string s;
+    for (const auto &[role, v] : ops)
+      s += (s.empty() ? "" : ",") + ("[\"" + role + "\"," + v + "]");
+    return req(R"({"op":"call","api":")" + api + R"(","operands":[)" + s + "]" +
+                   (rest.empty() ? "" : "," + rest) + "}",
+               line);
+  }
+  static std::string v(int id) { return "{\"v\":" + std::to_string(id) + "}"; }
+  static std::string view(int id, const std::string &items) {
+    return "{\"v\":" + std::to_string(id) + ",\"items\":" + items + "}";
+  }
+  void assign(const std::string &dst, const std::string &src, const std::string &acc = "",
+              int line = 0) {
+    req(R"({"op":"assign","dst":)" + dst + R"(,"src":)" + src + R"(,"acc":")" + acc + "\"}", line);
+  }
+  std::shared_ptr<const ir::Kernel> finish(const std::vector<int> &outputs) {
+    std::string vals;
+    for (int o : outputs) vals += (vals.empty() ? "" : ",") + v(o);
+    req(R"({"op":"return","values":[)" + vals + "]}");
+    cg_->pop_scope(region_);
+    std::shared_ptr<const ir::Kernel> k = session_->finalize();
+    session_.reset();
+    return k;
+  }
+
+private:
+  std::unique_ptr<trace::TraceSession> session_;
+  codegen::NeuronCodegen *cg_ = nullptr;
+  ir::RegionId region_ = ir::kNone;
+};
+
+/// Slice item JSON: {"k":"slice","start":{"c":a},"stop":{"c":b}}.
+inline std::string slice(int64_t a, int64_t b) {
+  return R"({"k":"slice","start":{"c":)" + std::to_string(a) + R"(},"stop":{"c":)" +
+         std::to_string(b) + "}}";
+}
+
+/// Runs `k` with float32 inputs; returns each output decoded as fp32.
+inline std::vector<std::vector<float>> run(std::shared_ptr<const ir::Kernel> k,
+                                           const std::vector<std::vector<float>> &inputs,
+                                           sim::RunLog *log = nullptr) {
+  sim::Simulator s(k);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ir::Tensor &t = k->tensor(k->params()[i]);
+    sim::encode_f32(t.dtype, s.input(i), 1, static_cast<int64_t>(inputs[i].size()),
+                    inputs[i].data());
+  }
+  s.run();
+  std::vector<std::vector<float>> out;
+  for (size_t i = 0; i < s.num_outputs(); ++i) {
+    const ir::Tensor &t = s.output_tensor(i);
+    int64_t n = s.output_nbytes(i) / ir::dtype_size(t.dtype);
+    std::vector<float> v(static_cast<size_t>(n));
+    sim::decode_f32(t.dtype, s.output(i), 1, n, v.data());
+    out.push_back(std::move(v));
+  }
+  if (log) *log = s.log();
+  return out;
+}
+
+inline std::vector<float> iota_values(size_t n, float scale = 1.0f, float offset = 0.0f) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = offset + scale * static_cast<float>(i % 1000);
+  return v;
+}
+
+} // namespace simtest
