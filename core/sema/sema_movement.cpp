@@ -47,11 +47,6 @@ void err_psum_tile_exceeds_bank(const std::string &tile, int64_t bytes) {
                                    "i.e. 512 float32 elements; nl.tile_size.psum_fmax)");
 }
 
-void err_stack_overflow_psum(int64_t required, int64_t available) {
-  throw NkiError("RuntimeError", "stack overflow: required psum banks " + std::to_string(required) +
-                                     " exceeds available psum banks " + std::to_string(available));
-}
-
 void err_tensor_creation_on_scratchpad_with_init_value() {
   throw NkiError("NKISyntaxError",
                  "Creating SBUF/PSUM tensor with init value is not supported in allocated NKI "

@@ -28,8 +28,6 @@ namespace nki::sema {
 [[noreturn]] void err_psum_write_dtype(bool transpose);
 /// ValueError (text ours): a PSUM tile larger than one 2 KiB bank per partition.
 [[noreturn]] void err_psum_tile_exceeds_bank(const std::string &tile, int64_t bytes);
-/// RuntimeError: `stack overflow: required psum banks <n> exceeds available psum banks <m>`.
-[[noreturn]] void err_stack_overflow_psum(int64_t required, int64_t available);
 /// `Creating SBUF/PSUM tensor with init value is not supported in allocated NKI kernels.`
 [[noreturn]] void err_tensor_creation_on_scratchpad_with_init_value();
 

@@ -322,16 +322,48 @@ describe("matmul and transpose diagnostics", () => {
       at: "nl.matmul(a[i_p",
       text: "NotImplementedError: not supported in nki-playground yet: an operand mask on the contraction axis of a matmul operand",
     },
+    {
+      name: "nc_transpose result assigned into an fp16 PSUM tile",
+      sig: "x",
+      args: "nt.tensor[[64, 64], nl.float16]",
+      body: "    a = nl.load(x)\n    ps = nl.ndarray((64, 64), nl.float16, buffer=nl.psum)\n    ps[...] = nisa.nc_transpose(a, engine=nisa.tensor_engine)",
+      at: "ps[...] = nisa",
+      text: "TypeError: PSUM tensor for writes must be either 4-byte (FP32/int32) or BF16",
+    },
+    {
+      name: "PE tile that does not hold the stationary tile",
+      sig: "x",
+      args: BF("128, 128"),
+      body: "    a = nl.load(x)\n    c = nisa.nc_matmul(a, a, tile_position=(0, 0), tile_size=(64, 128))",
+      at: "nisa.nc_matmul(a, a, tile",
+      text: "ValueError: invalid tile_position/tile_size of 'nc_matmul': the stationary tile 'a[128, 128]' does not fit a PE tile of 64 x 128",
+    },
+    {
+      name: "double_row operands of the wrong shape",
+      sig: "x",
+      args: BF("128, 128"),
+      body: "    a = nl.load(x)\n    c = nisa.nc_matmul(a, a, perf_mode='double_row_gen3')",
+      at: "nisa.nc_matmul(a, a, perf",
+      text: "ValueError: perf_mode='double_row_gen3' of 'nc_matmul' needs stationary of shape [K, 2, F], got 'a[128, 128]'",
+    },
+    {
+      name: "nc_transpose on the GpSimd engine",
+      sig: "x",
+      args: F32("32, 32"),
+      body: "    a = nl.load(x)\n    t = nisa.nc_transpose(a, engine=nisa.gpsimd_engine)",
+      at: "nisa.nc_transpose(a",
+      text: "ValueError: 'nc_transpose' runs on the Tensor or Vector engine, not the gpsimd engine",
+    },
+    {
+      name: "an operand mask outside matmul",
+      sig: "x",
+      args: F32("128, 128"),
+      body: "    i_f = nl.arange(128)[None, :]\n    a = nl.load(x)\n    b = nl.add(a[i_f < 3], 1.0)",
+      at: "nl.add(a[i_f",
+      text: "TypeError: operand masking (`tile[predicate]`) is only supported for the operands of nl.matmul and nisa.nc_matmul; pass mask= to other APIs",
+    },
   ];
   for (const c of cases) {
     test(c.name, () => expectError(script(c.sig, c.body, c.args), c.at, c.text));
   }
-
-  test("an operand mask outside matmul is a clear TypeError", () => {
-    const src = script("x", "    i_f = nl.arange(128)[None, :]\n    a = nl.load(x)\n    b = nl.add(a[i_f < 3], 1.0)", F32("128, 128"));
-    err = "";
-    const r = runtime.runSource(src, { filename: "mm.py" });
-    expect(r.exitCode).toBe(1);
-    expect(err).toContain("TypeError: operand masking (`tile[predicate]`) is only supported for the operands of nl.matmul and nisa.nc_matmul");
-  });
 });

@@ -243,6 +243,30 @@ describe("views and shapes", () => {
       text: "NKISyntaxError: tile shape mismatch, expected '[128, 256]', got '[128, 512]'",
     },
     {
+      name: "reshape to a non-positive dimension",
+      body: "    r = x.reshape((0, 128))",
+      at: "x.reshape",
+      text: "ValueError: cannot reshape 'x[128, 512]' into shape [0, 128]: dimensions must be positive",
+    },
+    {
+      name: "reshape of part of a tensor",
+      body: "    r = x[0:64, :].reshape((128, 256))",
+      at: "x[0:64, :].reshape",
+      text: "NotImplementedError: not supported in nki-playground yet: reshape of a part of a tensor (reshape the whole tensor, then index the result)",
+    },
+    {
+      name: "view as a dtype that does not divide the row",
+      body: "    t = nl.load(x[:, 0:1])\n    v = t.view(nl.float8_e4m3).view(nl.int32).view(nl.float16)\n    w = nl.load(x[:, 0:3]).view(nl.int32)\n    u = nl.ndarray((128, 3), nl.int8, buffer=nl.sbuf).view(nl.int32)",
+      at: "nl.ndarray((128, 3), nl.int8",
+      text: "ValueError: cannot view 'u[128, 3]' as int32: the bytes of its last dimension do not divide into int32 elements",
+    },
+    {
+      name: "tensor_copy on the Tensor engine",
+      body: "    t = nl.load(x)\n    c = nisa.tensor_copy(t, engine=nisa.tensor_engine)",
+      at: "nisa.tensor_copy(t",
+      text: "ValueError: 'tensor_copy' runs on the Vector, Scalar or GpSimd engine, not the tensor engine",
+    },
+    {
       name: "reshape writes through to an immutable input",
       body: "    t = nl.load(x)\n    nl.store(x.reshape((512, 128)), t.reshape((128, 512)))",
       at: "nl.store(",
