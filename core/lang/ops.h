@@ -38,6 +38,8 @@ struct ValueOrScalar {
   ValueId value = -1;
   double scalar = 0;
   bool scalar_is_float = true;
+  /// A NumPy-typed scalar (np.float16(1.2)) keeps its type in promotion; a Python scalar is weak.
+  std::optional<ir::DType> scalar_type;
   bool is_scalar() const { return value < 0; }
 };
 

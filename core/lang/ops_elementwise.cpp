@@ -23,8 +23,8 @@ bool is_int(DType t) {
   return !dtype_is_float(t);
 }
 
-void check_bitvec_operand(const NeuronCodegen &cg, const std::string &op, const std::string &param,
-                          const ValueOrScalar &o) {
+void check_bitvec_operand(const NeuronCodegen& cg, const std::string& op, const std::string& param,
+                          const ValueOrScalar& o) {
   if (!math::is_bitvec(op)) return;
   if (o.is_scalar()) {
     if (o.scalar_is_float) sema::err_bitvec_operand_must_be_integer(op, param, "float32");
@@ -35,8 +35,8 @@ void check_bitvec_operand(const NeuronCodegen &cg, const std::string &op, const 
 }
 
 // tensor_scalar with `data` ⊙ a column or an immediate.
-Instruction tensor_scalar_inst(NeuronCodegen &cg, Engine engine, const Predicate &mask,
-                               ValueId data, const std::string &op, const ValueOrScalar &operand,
+Instruction tensor_scalar_inst(NeuronCodegen& cg, Engine engine, const Predicate& mask,
+                               ValueId data, const std::string& op, const ValueOrScalar& operand,
                                bool reverse) {
   Instruction in = make_inst("tensor_scalar", engine);
   in.mask = mask;
@@ -50,17 +50,17 @@ Instruction tensor_scalar_inst(NeuronCodegen &cg, Engine engine, const Predicate
   return in;
 }
 
-ValueId handle_binary(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_binary(NeuronCodegen& cg, const OpCall& c) {
   return math::emit_binary(cg, c.api, c.api, c.operand("x"), c.operand("y"), c.dtype, c.name,
                            c.mask);
 }
 
-ValueId handle_activation_fn(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_activation_fn(NeuronCodegen& cg, const OpCall& c) {
   return math::emit_activation(cg, c.api, c.tile("x"), c.dtype, c.name, c.mask);
 }
 
 // negative / logical_not / invert: one Vector tensor_scalar.
-ValueId handle_vector_unary(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_vector_unary(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = math::tile_arg(cg, c, "x");
   check_bitvec_operand(cg, c.api, "x", {x});
   const auto shape = shape_of(cg, x);
@@ -78,7 +78,7 @@ ValueId handle_vector_unary(NeuronCodegen &cg, const OpCall &c) {
 
 // floor / ceil / trunc from the ALU's mod and fmod (NumPy mod takes the divisor's sign):
 //   floor(x) = x - mod(x, 1),  ceil(x) = x + mod(-x, 1),  trunc(x) = x - fmod(x, 1).
-ValueId handle_rounding(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_rounding(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = math::tile_arg(cg, c, "x");
   const auto shape = shape_of(cg, x);
   Predicate mask = align_mask(c.mask, shape.size());
@@ -104,15 +104,15 @@ ValueId handle_rounding(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(out), c.name, shape, c.dtype.value_or(dtype_of(cg, x)));
 }
 
-ValueId handle_rand(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_rand(NeuronCodegen& cg, const OpCall& c) {
   std::vector<int64_t> shape = c.attr_ints("shape");
   Instruction in = make_inst("rand", Engine::Vector);
   in.mask = align_mask(c.mask, shape.size());
   return emit_result(cg, std::move(in), c.name, shape, c.dtype.value_or(DType::Float32));
 }
 
-ValueId handle_random_seed(NeuronCodegen &cg, const OpCall &c) {
-  const ValueOrScalar &seed = c.operand("seed");
+ValueId handle_random_seed(NeuronCodegen& cg, const OpCall& c) {
+  const ValueOrScalar& seed = c.operand("seed");
   Instruction in = make_inst("random_seed", Engine::Vector);
   if (seed.is_scalar()) {
     add_scalar(in, "seed", seed.scalar);
@@ -129,9 +129,9 @@ ValueId handle_random_seed(NeuronCodegen &cg, const OpCall &c) {
 
 namespace math {
 
-ValueId emit_binary(NeuronCodegen &cg, const std::string &api, const std::string &op,
-                    const ValueOrScalar &x, const ValueOrScalar &y, std::optional<DType> dtype,
-                    const std::string &name, const MaskSpec &mask) {
+ValueId emit_binary(NeuronCodegen& cg, const std::string& api, const std::string& op,
+                    const ValueOrScalar& x, const ValueOrScalar& y, std::optional<DType> dtype,
+                    const std::string& name, const MaskSpec& mask) {
   if (x.is_scalar() && y.is_scalar())
     throw sema::NkiError("TypeError", "'" + api + "' needs at least one tile operand");
   // power runs on GpSimd, which cannot reach PSUM.
@@ -144,11 +144,11 @@ ValueId emit_binary(NeuronCodegen &cg, const std::string &api, const std::string
   check_bitvec_operand(cg, op, "y", ys);
 
   if (xs.is_scalar() || ys.is_scalar()) {
-    const ValueOrScalar &tile = xs.is_scalar() ? ys : xs;
-    const ValueOrScalar &sc = xs.is_scalar() ? xs : ys;
+    const ValueOrScalar& tile = xs.is_scalar() ? ys : xs;
+    const ValueOrScalar& sc = xs.is_scalar() ? xs : ys;
     const auto shape = shape_of(cg, tile.value);
-    DType result =
-        dtype.value_or(promote(dtype_of(cg, tile.value), scalar_dtype(sc.scalar_is_float)));
+    DType result = dtype.value_or(promote(
+        dtype_of(cg, tile.value), sc.scalar_type.value_or(scalar_dtype(sc.scalar_is_float))));
     Instruction in =
         tensor_scalar_inst(cg, gpsimd ? Engine::GpSimd : Engine::Vector,
                            align_mask(mask, shape.size()), tile.value, op, sc, xs.is_scalar());
@@ -159,8 +159,8 @@ ValueId emit_binary(NeuronCodegen &cg, const std::string &api, const std::string
   const auto shape = broadcast_shapes(cg, api, {{"x", xs.value}, {"y", ys.value}});
   DType tx = dtype_of(cg, xs.value), ty = dtype_of(cg, ys.value);
   DType result = dtype.value_or(promote(tx, ty));
-  const auto &sx = shape_of(cg, xs.value);
-  const auto &sy = shape_of(cg, ys.value);
+  const auto& sx = shape_of(cg, xs.value);
+  const auto& sy = shape_of(cg, ys.value);
   Predicate m = align_mask(mask, shape.size());
   // A (P, 1) column against a full tile is a tensor_scalar with a vector operand.
   bool y_col = free_size(sy) == 1 && sx == shape && sx != sy;
@@ -182,8 +182,8 @@ ValueId emit_binary(NeuronCodegen &cg, const std::string &api, const std::string
   return emit_result(cg, std::move(in), name, shape, result);
 }
 
-ValueId emit_activation(NeuronCodegen &cg, const std::string &fn, ValueId x,
-                        std::optional<DType> dtype, const std::string &name, const MaskSpec &mask) {
+ValueId emit_activation(NeuronCodegen& cg, const std::string& fn, ValueId x,
+                        std::optional<DType> dtype, const std::string& name, const MaskSpec& mask) {
   x = as_tile(cg, x, "x", fn);
   const auto shape = shape_of(cg, x);
   Instruction in = make_inst("activation", Engine::Scalar);
@@ -193,9 +193,9 @@ ValueId emit_activation(NeuronCodegen &cg, const std::string &fn, ValueId x,
   return emit_result(cg, std::move(in), name, shape, dtype.value_or(dtype_of(cg, x)));
 }
 
-ValueId emit_tensor_scalar(NeuronCodegen &cg, ValueId x, const std::string &op0, double operand0,
-                           std::optional<DType> dtype, const std::string &name,
-                           const MaskSpec &mask) {
+ValueId emit_tensor_scalar(NeuronCodegen& cg, ValueId x, const std::string& op0, double operand0,
+                           std::optional<DType> dtype, const std::string& name,
+                           const MaskSpec& mask) {
   const auto shape = shape_of(cg, x);
   ValueOrScalar s;
   s.scalar = operand0;
@@ -206,20 +206,20 @@ ValueId emit_tensor_scalar(NeuronCodegen &cg, ValueId x, const std::string &op0,
 
 } // namespace math
 
-ValueId binary(NeuronCodegen &cg, const std::string &api, const std::string &op,
-               const ValueOrScalar &x, const ValueOrScalar &y, std::optional<DType> dtype,
-               const std::string &name) {
+ValueId binary(NeuronCodegen& cg, const std::string& api, const std::string& op,
+               const ValueOrScalar& x, const ValueOrScalar& y, std::optional<DType> dtype,
+               const std::string& name) {
   return math::emit_binary(cg, api, op, x, y, dtype, name, {});
 }
 
-void register_elementwise_ops(OpRegistry &r) {
-  for (const char *api :
+void register_elementwise_ops(OpRegistry& r) {
+  for (const char* api :
        {"add",           "subtract",   "multiply",    "divide",      "power",      "maximum",
         "minimum",       "mod",        "fmod",        "equal",       "not_equal",  "greater",
         "greater_equal", "less",       "less_equal",  "logical_and", "logical_or", "logical_xor",
         "bitwise_and",   "bitwise_or", "bitwise_xor", "left_shift",  "right_shift"})
     r.add(api, handle_binary);
-  for (const char *api : {"abs",
+  for (const char* api : {"abs",
                           "sign",
                           "exp",
                           "log",
@@ -244,8 +244,8 @@ void register_elementwise_ops(OpRegistry &r) {
                           "mish",
                           "square"})
     r.add(api, handle_activation_fn);
-  for (const char *api : {"negative", "logical_not", "invert"}) r.add(api, handle_vector_unary);
-  for (const char *api : {"floor", "ceil", "trunc"}) r.add(api, handle_rounding);
+  for (const char* api : {"negative", "logical_not", "invert"}) r.add(api, handle_vector_unary);
+  for (const char* api : {"floor", "ceil", "trunc"}) r.add(api, handle_rounding);
   r.add("rand", handle_rand);
   r.add("random_seed", handle_random_seed);
 }

@@ -20,7 +20,7 @@ bool is_int(DType t) {
   return !dtype_is_float(t);
 }
 
-ValueId handle_where(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_where(NeuronCodegen& cg, const OpCall& c) {
   ValueId cond = tile_arg(cg, c, "condition");
   std::vector<std::pair<std::string, ValueId>> tiles = {{"condition", cond}};
   ValueOrScalar x = c.operand("x"), y = c.operand("y");
@@ -28,8 +28,9 @@ ValueId handle_where(NeuronCodegen &cg, const OpCall &c) {
   if (!y.is_scalar()) tiles.push_back({"y", y.value = as_tile(cg, y.value, "y", c.api)});
   same_partitions(cg, c.api, tiles);
   const auto shape = broadcast_shapes(cg, c.api, tiles);
-  auto dtype_of_arg = [&](const ValueOrScalar &o) {
-    return o.is_scalar() ? scalar_dtype(o.scalar_is_float) : dtype_of(cg, o.value);
+  auto dtype_of_arg = [&](const ValueOrScalar& o) {
+    return o.is_scalar() ? o.scalar_type.value_or(scalar_dtype(o.scalar_is_float))
+                         : dtype_of(cg, o.value);
   };
   DType result = c.dtype.value_or(x.is_scalar() && y.is_scalar() ? dtype_of_arg(x)
                                   : x.is_scalar() ? promote(dtype_of_arg(y), dtype_of_arg(x))
@@ -37,8 +38,8 @@ ValueId handle_where(NeuronCodegen &cg, const OpCall &c) {
   Instruction in = make_inst("select", Engine::Vector);
   in.mask = align_mask(c.mask, shape.size());
   add_operand(cg, in, "predicate", broadcast_to(cg, cond, shape));
-  for (const auto &[role, o] :
-       {std::pair<const char *, const ValueOrScalar &>{"on_true", x}, {"on_false", y}}) {
+  for (const auto& [role, o] :
+       {std::pair<const char*, const ValueOrScalar&>{"on_true", x}, {"on_false", y}}) {
     if (o.is_scalar())
       add_scalar(in, role, o.scalar);
     else
@@ -47,13 +48,13 @@ ValueId handle_where(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, shape, result);
 }
 
-double scalar_arg(const OpCall &c, const std::string &role) {
-  const ValueOrScalar &o = c.operand(role);
+double scalar_arg(const OpCall& c, const std::string& role) {
+  const ValueOrScalar& o = c.operand(role);
   if (!o.is_scalar()) sema::err_expected_scalar(role, c.api);
   return o.scalar;
 }
 
-ValueId handle_affine_select(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_affine_select(NeuronCodegen& cg, const OpCall& c) {
   MaskSpec pred = decode_mask(c.attrs["pred"]);
   if (pred.size() != 1) sema::err_affine_select_single_predicate(pred.size());
   ValueId on_true = tile_arg(cg, c, "on_true_tile", Mem::Sbuf); // GpSimd: no PSUM
@@ -63,7 +64,7 @@ ValueId handle_affine_select(NeuronCodegen &cg, const OpCall &c) {
   in.mask = align_mask(c.mask, shape.size());
   add_operand(cg, in, "on_true_tile", on_true);
   add_scalar(in, "on_false_value", scalar_arg(c, "on_false_value"));
-  const Kernel &k = cg.kernel();
+  const Kernel& k = cg.kernel();
   in.attrs.push_back({"pred", printer::format_expr(k, p.lhs, shape.size()) + " " + cmp_name(p.op) +
                                   " " + printer::format_expr(k, p.rhs, shape.size())});
   in.attrs.push_back({"cmp", std::string(cmp_name(p.op))});
@@ -71,7 +72,7 @@ ValueId handle_affine_select(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, shape, c.dtype.value_or(dtype_of(cg, on_true)));
 }
 
-void check_dtype_in(const OpCall &c, const std::string &param, DType t,
+void check_dtype_in(const OpCall& c, const std::string& param, DType t,
                     std::initializer_list<DType> allowed) {
   std::string list;
   for (DType a : allowed) {
@@ -83,11 +84,11 @@ void check_dtype_in(const OpCall &c, const std::string &param, DType t,
 }
 
 // reduce_res of a select (a float (P,1) vector, written in place) and its reduce_cmd / reduce_op.
-void add_select_reduce(NeuronCodegen &cg, const OpCall &c, Instruction &in, ValueId data,
-                       std::initializer_list<const char *> cmds) {
+void add_select_reduce(NeuronCodegen& cg, const OpCall& c, Instruction& in, ValueId data,
+                       std::initializer_list<const char*> cmds) {
   std::string cmd = reduce_cmd_attr(c);
   bool ok = false;
-  for (const char *k : cmds) ok = ok || cmd == k;
+  for (const char* k : cmds) ok = ok || cmd == k;
   if (!ok) sema::err_instruction_unsupported_op(cmd, c.api);
   std::string rop = op_attr(c, "reduce_op");
   if (rop.empty()) rop = "maximum";
@@ -107,7 +108,7 @@ void add_select_reduce(NeuronCodegen &cg, const OpCall &c, Instruction &in, Valu
   if (cmd != "idle") in.attrs.push_back({"reduce_cmd", cmd});
 }
 
-ValueId handle_range_select(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_range_select(NeuronCodegen& cg, const OpCall& c) {
   if (nc_version(c) < 3)
     sema::err_min_arch_support_for_inst(c.api, "trn2", target_name(nc_version(c)));
   ValueId on_true = tile_arg(cg, c, "on_true_tile");
@@ -117,14 +118,14 @@ ValueId handle_range_select(NeuronCodegen &cg, const OpCall &c) {
         c, "on_true_tile", dtype_of(cg, on_true),
         {DType::Float8E4M3, DType::Float8E5M2, DType::BFloat16, DType::Float16, DType::Float32});
   std::string cmp0 = op_attr(c, "comp_op0"), cmp1 = op_attr(c, "comp_op1");
-  for (const std::string &op : {cmp0, cmp1})
+  for (const std::string& op : {cmp0, cmp1})
     if (op != "equal" && op != "less" && op != "less_equal" && op != "greater" &&
         op != "greater_equal")
       sema::err_instruction_unsupported_op(op.empty() ? "None" : op, c.api);
   Instruction in = make_inst("range_select", Engine::Vector);
   in.mask = align_mask(c.mask, shape.size());
   add_operand(cg, in, "on_true_tile", on_true);
-  for (const char *b : {"bound0", "bound1"}) {
+  for (const char* b : {"bound0", "bound1"}) {
     ValueId bv = tile_arg(cg, c, b);
     check_vector(cg, c.api, "on_true_tile", on_true, b, bv);
     check_dtype_in(c, b, dtype_of(cg, bv), {DType::Float32});
@@ -138,7 +139,7 @@ ValueId handle_range_select(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, shape, c.dtype.value_or(dtype_of(cg, on_true)));
 }
 
-ValueId handle_select_reduce(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_select_reduce(NeuronCodegen& cg, const OpCall& c) {
   ValueId dst = tile_arg(cg, c, "dst");
   ValueId pred = tile_arg(cg, c, "predicate");
   ValueId on_true = tile_arg(cg, c, "on_true");
@@ -166,7 +167,7 @@ ValueId handle_select_reduce(NeuronCodegen &cg, const OpCall &c) {
   add_operand(cg, in, "dst", dst);
   add_operand(cg, in, "predicate", pred);
   add_operand(cg, in, "on_true", on_true);
-  const ValueOrScalar &f = c.operand("on_false");
+  const ValueOrScalar& f = c.operand("on_false");
   if (f.is_scalar()) {
     if (!f.scalar_is_float) sema::err_on_false_scalar_must_be_float32("int32");
     add_scalar(in, "on_false", f.scalar);
@@ -183,13 +184,13 @@ ValueId handle_select_reduce(NeuronCodegen &cg, const OpCall &c) {
   return -1;
 }
 
-ValueId handle_tensor_copy_predicated(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_copy_predicated(NeuronCodegen& cg, const OpCall& c) {
   ValueId dst = tile_arg(cg, c, "dst");
   ValueId pred = tile_arg(cg, c, "predicate");
   DType pt = dtype_of(cg, pred), dt = dtype_of(cg, dst);
   if (pt != DType::Bool && pt != DType::UInt8 && pt != DType::UInt16 && pt != DType::UInt32)
     sema::err_predicate_must_be_integer();
-  const ValueOrScalar &src = c.operand("src");
+  const ValueOrScalar& src = c.operand("src");
   ValueId sv = -1;
   if (src.is_scalar()) {
     if (dtype_is_float(dt) && !src.scalar_is_float) sema::err_scalar_src_must_be_float();
@@ -204,10 +205,10 @@ ValueId handle_tensor_copy_predicated(NeuronCodegen &cg, const OpCall &c) {
   std::vector<std::pair<std::string, ValueId>> params = {{"dst", dst}, {"predicate", pred}};
   if (sv >= 0) params.push_back({"src", sv});
   same_partitions(cg, c.api, params);
-  for (const auto &[name, v] : params)
+  for (const auto& [name, v] : params)
     if (free_size(shape_of(cg, v)) != free_size(shape_of(cg, dst))) {
       std::string list;
-      for (const auto &p : params)
+      for (const auto& p : params)
         list += (list.empty() ? "" : ", ") + describe_param(cg, p.first, p.second);
       sema::err_param_shape_mismatch(list, c.api);
     }
@@ -227,7 +228,7 @@ ValueId handle_tensor_copy_predicated(NeuronCodegen &cg, const OpCall &c) {
 
 } // namespace
 
-void math::register_select_ops(OpRegistry &r) {
+void math::register_select_ops(OpRegistry& r) {
   r.add("where", handle_where);
   r.add("affine_select", handle_affine_select);
   r.add("range_select", handle_range_select);

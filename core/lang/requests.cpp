@@ -86,6 +86,7 @@ ValueOrScalar decode_operand(NeuronCodegen& cg, const Json& j) {
   } else {
     o.scalar = j["s"].number();
     o.scalar_is_float = !(j["int"].is_bool() && j["int"].boolean());
+    if (j["dtype"].is_string()) o.scalar_type = ir::parse_dtype(j["dtype"].string());
   }
   return o;
 }

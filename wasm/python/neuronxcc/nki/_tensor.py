@@ -296,15 +296,16 @@ def _operand(x):
         return x._ref()
     if isinstance(x, bool):
         return {"s": float(x), "int": True}
+    # NumPy scalars (before int/float: some subclass them) keep their type in promotion
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None:
+        name = _dtypes.name_of(dtype)
+        return {"s": float(x), "int": not (name.startswith("float") or name == "bfloat16"),
+                "dtype": name}
     if isinstance(x, int):
         return {"s": float(x), "int": True}
     if isinstance(x, float):
         return {"s": x}
-    # NumPy scalars and the like (their dtype says whether they are integers)
-    dtype = getattr(x, "dtype", None)
-    if dtype is not None:
-        name = _dtypes.name_of(dtype)
-        return {"s": float(x), "int": not (name.startswith("float") or name == "bfloat16")}
     try:
         return {"s": float(x), "int": not isinstance(x, float) and float(x).is_integer()}
     except (TypeError, ValueError):
