@@ -12,16 +12,16 @@ using namespace nki::ir;
 
 namespace {
 
-bool in(const std::string &s, std::initializer_list<const char *> names) {
-  for (const char *n : names)
+bool in(const std::string& s, std::initializer_list<const char*> names) {
+  for (const char* n : names)
     if (s == n) return true;
   return false;
 }
 
 } // namespace
 
-std::string canonical_op(const std::string &name) {
-  static const std::pair<const char *, const char *> kAliases[] = {
+std::string canonical_op(const std::string& name) {
+  static const std::pair<const char*, const char*> kAliases[] = {
       {"max", "maximum"},
       {"amax", "maximum"},
       {"fmax", "maximum"},
@@ -41,12 +41,12 @@ std::string canonical_op(const std::string &name) {
       {"expit", "sigmoid"},
       {"identity", "copy"},
   };
-  for (const auto &[from, to] : kAliases)
+  for (const auto& [from, to] : kAliases)
     if (name == from) return to;
   return name;
 }
 
-bool is_binary_alu(const std::string &op) {
+bool is_binary_alu(const std::string& op) {
   return in(op, {"add",         "subtract",   "multiply",      "divide",      "maximum",
                  "minimum",     "power",      "mod",           "fmod",        "equal",
                  "not_equal",   "greater",    "greater_equal", "less",        "less_equal",
@@ -54,21 +54,21 @@ bool is_binary_alu(const std::string &op) {
                  "bitwise_xor", "left_shift", "right_shift"});
 }
 
-bool is_unary_alu(const std::string &op) {
+bool is_unary_alu(const std::string& op) {
   return in(op, {"invert", "logical_not", "abs", "rsqrt", "reciprocal"});
 }
 
-bool is_bitvec(const std::string &op) {
+bool is_bitvec(const std::string& op) {
   return in(op,
             {"bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert"});
 }
 
-bool is_reduce_op(const std::string &op) {
+bool is_reduce_op(const std::string& op) {
   return in(op, {"add", "subtract", "multiply", "maximum", "minimum", "bitwise_and", "bitwise_or",
                  "bitwise_xor", "logical_and", "logical_or", "logical_xor"});
 }
 
-bool is_activation_fn(const std::string &op) {
+bool is_activation_fn(const std::string& op) {
   return in(op, {"copy",
                  "square",
                  "sigmoid",
@@ -97,16 +97,16 @@ bool is_activation_fn(const std::string &op) {
                  "abs"});
 }
 
-int nc_version(const OpCall &c) {
+int nc_version(const OpCall& c) {
   return static_cast<int>(c.attr_int("nc_version", 2));
 }
 
-const char *target_name(int v) {
+const char* target_name(int v) {
   return v >= 3 ? "trn2" : "trn1";
 }
 
-std::string op_attr(const OpCall &c, const std::string &key) {
-  const util::Json &j = c.attrs[key];
+std::string op_attr(const OpCall& c, const std::string& key) {
+  const util::Json& j = c.attrs[key];
   if (j.is_null()) return "";
   if (!j.is_string())
     throw sema::NkiError("TypeError", "'" + key + "' of '" + c.api +
@@ -114,11 +114,11 @@ std::string op_attr(const OpCall &c, const std::string &key) {
   return canonical_op(j.string());
 }
 
-Engine engine_attr(const OpCall &c) {
-  const util::Json &j = c.attrs["engine"];
+Engine engine_attr(const OpCall& c) {
+  const util::Json& j = c.attrs["engine"];
   if (j.is_null()) return Engine::None;
   if (j.is_string()) {
-    const std::string &s = j.string();
+    const std::string& s = j.string();
     for (Engine e : {Engine::Tensor, Engine::Scalar, Engine::GpSimd, Engine::Dma, Engine::Vector,
                      Engine::Sync})
       if (s == engine_name(e)) return e;
@@ -142,19 +142,19 @@ Engine engine_attr(const OpCall &c) {
   }
 }
 
-std::string reduce_cmd_attr(const OpCall &c) {
-  const util::Json &j = c.attrs["reduce_cmd"];
+std::string reduce_cmd_attr(const OpCall& c) {
+  const util::Json& j = c.attrs["reduce_cmd"];
   if (j.is_null()) return "idle";
   if (j.is_string()) return j.string();
-  static const char *kNames[] = {"idle", "reset", "reduce", "reset_reduce", "load_reduce"};
+  static const char* kNames[] = {"idle", "reset", "reduce", "reset_reduce", "load_reduce"};
   int64_t v = j.integer();
   if (v < 0 || v > 4) throw sema::NkiError("ValueError", "unknown reduce_cmd " + std::to_string(v));
   return kNames[v];
 }
 
-std::vector<int64_t> affine_list(const AffineExpr &e) {
+std::vector<int64_t> affine_list(const AffineExpr& e) {
   std::vector<int64_t> out{e.constant()};
-  for (const auto &[v, coeff] : e.terms()) {
+  for (const auto& [v, coeff] : e.terms()) {
     out.push_back(v.kind == VarKind::LoopIv ? 0 : v.kind == VarKind::ProgramId ? 1 : 2);
     out.push_back(v.id);
     out.push_back(coeff);
@@ -162,15 +162,15 @@ std::vector<int64_t> affine_list(const AffineExpr &e) {
   return out;
 }
 
-std::string describe_param(const NeuronCodegen &cg, const std::string &param, ValueId v) {
+std::string describe_param(const NeuronCodegen& cg, const std::string& param, ValueId v) {
   return sema::describe(param, shape_of(cg, v));
 }
 
-ValueId as_tile(NeuronCodegen &cg, ValueId v, const std::string &param, const std::string &api,
+ValueId as_tile(NeuronCodegen& cg, ValueId v, const std::string& param, const std::string& api,
                 Mem allowed) {
   require_memory(cg, v, param, api, allowed);
   check_is_tile(cg, v);
-  const AccessPattern &ap = cg.value(v);
+  const AccessPattern& ap = cg.value(v);
   if (ap.tile_shape.size() >= 2) return v;
   // `t[:, 0]` drops the free dimension; instructions read it as the (P, 1) column it is.
   AccessPattern col = ap;
@@ -178,17 +178,17 @@ ValueId as_tile(NeuronCodegen &cg, ValueId v, const std::string &param, const st
   return cg.add_value(std::move(col));
 }
 
-ValueId tile_arg(NeuronCodegen &cg, const OpCall &c, const std::string &role, Mem allowed) {
-  const ValueOrScalar &o = c.operand(role);
+ValueId tile_arg(NeuronCodegen& cg, const OpCall& c, const std::string& role, Mem allowed) {
+  const ValueOrScalar& o = c.operand(role);
   if (o.is_scalar()) sema::err_expected_tile(role, c.api);
   return as_tile(cg, o.value, role, c.api, allowed);
 }
 
-void same_partitions(const NeuronCodegen &cg, const std::string &api,
-                     const std::vector<std::pair<std::string, ValueId>> &params) {
+void same_partitions(const NeuronCodegen& cg, const std::string& api,
+                     const std::vector<std::pair<std::string, ValueId>>& params) {
   if (params.empty()) return;
   int64_t p = shape_of(cg, params[0].second)[0];
-  for (const auto &[name, v] : params) {
+  for (const auto& [name, v] : params) {
     if (shape_of(cg, v)[0] == p) continue;
     std::string list;
     for (size_t i = 0; i < params.size(); ++i)
@@ -197,42 +197,42 @@ void same_partitions(const NeuronCodegen &cg, const std::string &api,
   }
 }
 
-void check_vector(const NeuronCodegen &cg, const std::string &api, const std::string &data_param,
-                  ValueId data, const std::string &param, ValueId v) {
-  const auto &s = shape_of(cg, v);
+void check_vector(const NeuronCodegen& cg, const std::string& api, const std::string& data_param,
+                  ValueId data, const std::string& param, ValueId v) {
+  const auto& s = shape_of(cg, v);
   if (free_size(s) != 1) sema::err_operand_not_vector(param, api, s);
   same_partitions(cg, api, {{data_param, data}, {param, v}});
 }
 
-bool in_psum(const NeuronCodegen &cg, ValueId v) {
+bool in_psum(const NeuronCodegen& cg, ValueId v) {
   return tensor_of(cg, v).memory() == Memory::PSUM;
 }
 
-void check_psum_write(const NeuronCodegen &cg, ValueId v) {
+void check_psum_write(const NeuronCodegen& cg, ValueId v) {
   if (!in_psum(cg, v)) return;
   DType t = dtype_of(cg, v);
   if (dtype_size(t) != 4 && t != DType::BFloat16) sema::err_psum_write_dtype();
   if (t == DType::TFloat32) sema::err_psum_write_dtype();
 }
 
-void not_both_psum(const NeuronCodegen &cg, const std::string &api, ValueId a,
-                   const std::string &b_param, ValueId b) {
+void not_both_psum(const NeuronCodegen& cg, const std::string& api, ValueId a,
+                   const std::string& b_param, ValueId b) {
   if (in_psum(cg, a) && in_psum(cg, b))
     sema::err_unexpected_address_space(b_param, api, "sbuf", "psum");
 }
 
-std::vector<int64_t> broadcast_shapes(const NeuronCodegen &cg, const std::string &api,
-                                      const std::vector<std::pair<std::string, ValueId>> &params) {
+std::vector<int64_t> broadcast_shapes(const NeuronCodegen& cg, const std::string& api,
+                                      const std::vector<std::pair<std::string, ValueId>>& params) {
   // Partitions are matched by the caller; free dimensions broadcast right-aligned (NumPy).
   size_t rank = 0;
-  for (const auto &p : params) rank = std::max(rank, shape_of(cg, p.second).size());
+  for (const auto& p : params) rank = std::max(rank, shape_of(cg, p.second).size());
   std::vector<int64_t> out(rank, 1);
   out[0] = shape_of(cg, params[0].second)[0];
-  for (const auto &[name, v] : params) {
-    const auto &s = shape_of(cg, v);
+  for (const auto& [name, v] : params) {
+    const auto& s = shape_of(cg, v);
     size_t off = rank - s.size();
     for (size_t k = 1; k < s.size(); ++k) {
-      int64_t &o = out[k + off];
+      int64_t& o = out[k + off];
       if (s[k] == o || s[k] == 1) continue;
       if (o != 1) {
         std::string list;
@@ -246,12 +246,12 @@ std::vector<int64_t> broadcast_shapes(const NeuronCodegen &cg, const std::string
   return out;
 }
 
-ValueId broadcast_to(NeuronCodegen &cg, ValueId v, const std::vector<int64_t> &shape) {
-  const AccessPattern &ap = cg.value(v);
+ValueId broadcast_to(NeuronCodegen& cg, ValueId v, const std::vector<int64_t>& shape) {
+  const AccessPattern& ap = cg.value(v);
   if (ap.tile_shape == shape) return v;
   if (ap.indirect)
     sema::err_not_supported_yet("broadcasting an indirectly indexed tile in an element-wise op");
-  const auto &s = ap.tile_shape;
+  const auto& s = ap.tile_shape;
   size_t off = shape.size() - s.size();
   std::vector<AffineExpr> subst(s.size());
   for (size_t k = 0; k < s.size(); ++k) {
@@ -262,19 +262,19 @@ ValueId broadcast_to(NeuronCodegen &cg, ValueId v, const std::vector<int64_t> &s
   AccessPattern out;
   out.tensor = ap.tensor;
   out.tile_shape = shape;
-  for (const AffineExpr &e : ap.index) out.index.push_back(e.substitute_tile_axes(subst));
+  for (const AffineExpr& e : ap.index) out.index.push_back(e.substitute_tile_axes(subst));
   return cg.add_value(std::move(out));
 }
 
-std::vector<int64_t> reduce_axes(const util::Json &axis, size_t rank) {
+std::vector<int64_t> reduce_axes(const util::Json& axis, size_t rank) {
   std::vector<int64_t> axes;
   if (axis.is_number()) {
     axes.push_back(axis.integer());
   } else if (axis.is_array()) {
-    for (const util::Json &a : axis.array()) axes.push_back(a.integer());
+    for (const util::Json& a : axis.array()) axes.push_back(a.integer());
   }
   if (axes.empty()) sema::err_empty_axis();
-  for (int64_t &a : axes) {
+  for (int64_t& a : axes) {
     int64_t given = a;
     if (a < 0) a += static_cast<int64_t>(rank);
     if (a < 0 || a >= static_cast<int64_t>(rank)) sema::err_axis_out_of_bounds(given, rank);
@@ -285,8 +285,8 @@ std::vector<int64_t> reduce_axes(const util::Json &axis, size_t rank) {
   return axes;
 }
 
-std::vector<int64_t> reduced_shape(const std::vector<int64_t> &shape,
-                                   const std::vector<int64_t> &axes, bool keepdims) {
+std::vector<int64_t> reduced_shape(const std::vector<int64_t>& shape,
+                                   const std::vector<int64_t>& axes, bool keepdims) {
   std::vector<int64_t> out;
   for (size_t d = 0; d < shape.size(); ++d) {
     bool reduced = std::find(axes.begin(), axes.end(), static_cast<int64_t>(d)) != axes.end();
@@ -299,7 +299,7 @@ std::vector<int64_t> reduced_shape(const std::vector<int64_t> &shape,
   return out;
 }
 
-std::string derived_name(const std::string &name, const std::string &suffix) {
+std::string derived_name(const std::string& name, const std::string& suffix) {
   return name.empty() ? "" : name + "_" + suffix;
 }
 

@@ -15,22 +15,22 @@ using namespace nki::lang::math;
 namespace {
 
 // The mask terms that still index a tile of rank `rank` (after a reduction dropped axes).
-MaskSpec within_rank(const MaskSpec &mask, size_t rank) {
+MaskSpec within_rank(const MaskSpec& mask, size_t rank) {
   MaskSpec out;
-  for (const MaskTerm &t : mask)
+  for (const MaskTerm& t : mask)
     if (t.lhs.shape.size() <= rank && t.rhs.shape.size() <= rank) out.push_back(t);
   return out;
 }
 
-int64_t reduced_count(const std::vector<int64_t> &shape, const std::vector<int64_t> &axes) {
+int64_t reduced_count(const std::vector<int64_t>& shape, const std::vector<int64_t>& axes) {
   int64_t n = 1;
   for (int64_t a : axes) n *= shape[a];
   return n;
 }
 
 // "dtype and compute_dtype behave the same": both set the compute and the result type.
-std::optional<DType> compute_dtype(const OpCall &c) {
-  const util::Json &j = c.attrs["compute_dtype"];
+std::optional<DType> compute_dtype(const OpCall& c) {
+  const util::Json& j = c.attrs["compute_dtype"];
   if (j.is_null()) return std::nullopt;
   return decode_dtype(j);
 }
@@ -42,8 +42,8 @@ ValueOrScalar tile(ValueId v) {
 }
 
 // mean over `axes` (fp32 sum, then × 1/n); integer inputs give float32.
-ValueId mean_of(NeuronCodegen &cg, ValueId x, const std::vector<int64_t> &axes, bool keepdims,
-                std::optional<DType> dtype, const std::string &name, const MaskSpec &mask) {
+ValueId mean_of(NeuronCodegen& cg, ValueId x, const std::vector<int64_t>& axes, bool keepdims,
+                std::optional<DType> dtype, const std::string& name, const MaskSpec& mask) {
   const auto shape = shape_of(cg, x);
   ValueId sum = emit_reduce(cg, "add", x, axes, keepdims, false, DType::Float32,
                             derived_name(name, "sum"), mask);
@@ -54,14 +54,14 @@ ValueId mean_of(NeuronCodegen &cg, ValueId x, const std::vector<int64_t> &axes, 
                             within_rank(mask, shape_of(cg, sum).size()));
 }
 
-ValueId handle_mean(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_mean(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
   auto axes = reduce_axes(c.attrs["axis"], shape_of(cg, x).size());
   return mean_of(cg, x, axes, c.attr_bool("keepdims"), c.dtype, c.name, c.mask);
 }
 
 // var = mean((x - mean(x))²), the population variance (NumPy's default ddof=0).
-ValueId handle_var(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_var(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
   const auto shape = shape_of(cg, x);
   auto axes = reduce_axes(c.attrs["axis"], shape.size());
@@ -76,7 +76,7 @@ ValueId handle_var(NeuronCodegen &cg, const OpCall &c) {
 }
 
 // softmax = exp(x - max(x)) / sum(exp(x - max(x))) along `axis`.
-ValueId handle_softmax(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_softmax(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
   auto axes = reduce_axes(c.attrs["axis"], shape_of(cg, x).size());
   std::optional<DType> cd = compute_dtype(c);
@@ -92,7 +92,7 @@ ValueId handle_softmax(NeuronCodegen &cg, const OpCall &c) {
 }
 
 // rms_norm = x * rsqrt(sum(x²)/n + epsilon) * w.
-ValueId handle_rms_norm(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_rms_norm(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
   ValueId w = tile_arg(cg, c, "w");
   const auto shape = shape_of(cg, x);
@@ -121,7 +121,7 @@ ValueId handle_rms_norm(NeuronCodegen &cg, const OpCall &c) {
 
 } // namespace
 
-void math::register_composite_ops(OpRegistry &r) {
+void math::register_composite_ops(OpRegistry& r) {
   r.add("mean", handle_mean);
   r.add("var", handle_var);
   r.add("softmax", handle_softmax);

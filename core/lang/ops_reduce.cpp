@@ -16,7 +16,7 @@ using namespace nki::lang::math;
 
 namespace {
 
-bool is_arith_reduce(const std::string &op) {
+bool is_arith_reduce(const std::string& op) {
   return op == "add" || op == "subtract" || op == "multiply" || op == "maximum" || op == "minimum";
 }
 
@@ -25,7 +25,7 @@ bool bitvec_reduce_dtype(DType t) {
 }
 
 // nl.sum / max / min / prod / all: the reduction operator each stands for.
-std::string nl_reduce_op(const std::string &api) {
+std::string nl_reduce_op(const std::string& api) {
   if (api == "sum") return "add";
   if (api == "max") return "maximum";
   if (api == "min") return "minimum";
@@ -33,14 +33,14 @@ std::string nl_reduce_op(const std::string &api) {
   return "logical_and"; // all
 }
 
-ValueId handle_nl_reduce(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_nl_reduce(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
   auto axes = reduce_axes(c.attrs["axis"], shape_of(cg, x).size());
   return emit_reduce(cg, nl_reduce_op(c.api), x, axes, c.attr_bool("keepdims"), false, c.dtype,
                      c.name, c.mask);
 }
 
-ValueId handle_tensor_reduce(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_reduce(NeuronCodegen& cg, const OpCall& c) {
   std::string op = op_attr(c, "op");
   if (op.empty()) throw sema::NkiError("ValueError", "'op' cannot be None.");
   if (!is_reduce_op(op)) sema::err_instruction_unsupported_op(op, "tensor_reduce");
@@ -53,7 +53,7 @@ ValueId handle_tensor_reduce(NeuronCodegen &cg, const OpCall &c) {
   return emit_reduce(cg, op, data, axes, c.attr_bool("keepdims"), negate, c.dtype, c.name, c.mask);
 }
 
-ValueId handle_tensor_partition_reduce(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_partition_reduce(NeuronCodegen& cg, const OpCall& c) {
   std::string op = op_attr(c, "op");
   if (op != "add" && op != "maximum" && op != "bitwise_or" && op != "bitwise_and")
     sema::err_par_reduce_unsupported_op(op.empty() ? "None" : op);
@@ -70,10 +70,10 @@ ValueId handle_tensor_partition_reduce(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, shape, c.dtype.value_or(t));
 }
 
-ValueId handle_tensor_tensor_scan(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_tensor_scan(NeuronCodegen& cg, const OpCall& c) {
   const std::string api = "tensor_tensor_scan";
   std::string op0 = op_attr(c, "op0"), op1 = op_attr(c, "op1");
-  for (const std::string &op : {op0, op1}) {
+  for (const std::string& op : {op0, op1}) {
     if (op.empty()) throw sema::NkiError("ValueError", "'op0' and 'op1' cannot be None.");
     if (!is_binary_alu(op) || is_bitvec(op)) sema::err_instruction_unsupported_op(op, api);
   }
@@ -88,7 +88,7 @@ ValueId handle_tensor_tensor_scan(NeuronCodegen &cg, const OpCall &c) {
   in.mask = align_mask(c.mask, shape.size());
   add_operand(cg, in, "data0", d0);
   add_operand(cg, in, "data1", d1);
-  const ValueOrScalar &init = c.operand("initial");
+  const ValueOrScalar& init = c.operand("initial");
   if (init.is_scalar()) {
     add_scalar(in, "initial", init.scalar);
   } else {
@@ -105,9 +105,9 @@ ValueId handle_tensor_tensor_scan(NeuronCodegen &cg, const OpCall &c) {
 }
 
 // bn_stats: 6 statistics per partition of up to 512 elements; bn_aggr folds them into 2.
-ValueId handle_bn(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_bn(NeuronCodegen& cg, const OpCall& c) {
   ValueId data = tile_arg(cg, c, "data");
-  const auto &s = shape_of(cg, data);
+  const auto& s = shape_of(cg, data);
   int64_t f = free_size(s);
   bool stats = c.api == "bn_stats";
   if (stats && (f < 1 || f > kBnStatsFmax))
@@ -121,17 +121,17 @@ ValueId handle_bn(NeuronCodegen &cg, const OpCall &c) {
                      c.dtype.value_or(dtype_of(cg, data)));
 }
 
-ValueId handle_loop_reduce(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_loop_reduce(NeuronCodegen& cg, const OpCall& c) {
   std::string op = op_attr(c, "op");
   if (op.empty() || !is_binary_alu(op)) sema::err_instruction_unsupported_op(op, "loop_reduce");
   ValueId x = tile_arg(cg, c, "x");
   std::vector<int64_t> loops;
-  const util::Json &li = c.attrs["loop_indices"];
+  const util::Json& li = c.attrs["loop_indices"];
   std::vector<util::Json> items = li.is_array() ? li.array() : std::vector<util::Json>{li};
-  for (const util::Json &j : items) {
+  for (const util::Json& j : items) {
     if (!j.is_object()) continue; // plain numbers name no loop
     IndexExpr e = decode_expr(j);
-    for (const auto &term : e.expr.terms())
+    for (const auto& term : e.expr.terms())
       if (term.first.kind == VarKind::LoopIv) loops.push_back(term.first.id);
   }
   const auto shape = shape_of(cg, x);
@@ -145,11 +145,11 @@ ValueId handle_loop_reduce(NeuronCodegen &cg, const OpCall &c) {
 
 } // namespace
 
-ValueId math::emit_reduce(NeuronCodegen &cg, const std::string &op, ValueId x,
-                          const std::vector<int64_t> &axes, bool keepdims, bool negate,
-                          std::optional<DType> dtype, const std::string &name,
-                          const MaskSpec &mask) {
-  const auto &s = shape_of(cg, x);
+ValueId math::emit_reduce(NeuronCodegen& cg, const std::string& op, ValueId x,
+                          const std::vector<int64_t>& axes, bool keepdims, bool negate,
+                          std::optional<DType> dtype, const std::string& name,
+                          const MaskSpec& mask) {
+  const auto& s = shape_of(cg, x);
   Instruction in = make_inst("tensor_reduce", Engine::Vector);
   in.mask = align_mask(mask, s.size());
   add_operand(cg, in, "data", x);
@@ -161,8 +161,8 @@ ValueId math::emit_reduce(NeuronCodegen &cg, const std::string &op, ValueId x,
                      dtype.value_or(dtype_of(cg, x)));
 }
 
-void register_reduce_ops(OpRegistry &r) {
-  for (const char *api : {"sum", "max", "min", "prod", "all"}) r.add(api, handle_nl_reduce);
+void register_reduce_ops(OpRegistry& r) {
+  for (const char* api : {"sum", "max", "min", "prod", "all"}) r.add(api, handle_nl_reduce);
   r.add("tensor_reduce", handle_tensor_reduce);
   r.add("tensor_partition_reduce", handle_tensor_partition_reduce);
   r.add("tensor_tensor_scan", handle_tensor_tensor_scan);

@@ -21,23 +21,23 @@ bool is_int(DType t) {
   return !dtype_is_float(t);
 }
 
-std::string required_op(const OpCall &c, const std::string &key) {
+std::string required_op(const OpCall& c, const std::string& key) {
   std::string op = op_attr(c, key);
   if (op.empty()) throw sema::NkiError("ValueError", "'" + key + "' cannot be None.");
   return op;
 }
 
-void require_int_for_bitvec(const NeuronCodegen &cg, const std::string &op,
-                            const std::string &param, ValueId v) {
+void require_int_for_bitvec(const NeuronCodegen& cg, const std::string& op,
+                            const std::string& param, ValueId v) {
   if (is_bitvec(op) && !is_int(dtype_of(cg, v)))
     sema::err_bitvec_operand_must_be_integer(op, param, dtype_name(dtype_of(cg, v)));
 }
 
 // A scalar-or-(P,1)-vector operand `role` of `data`, appended to `in` (absent: nothing).
-void add_vector_or_scalar(NeuronCodegen &cg, const OpCall &c, Instruction &in,
-                          const std::string &role, ValueId data) {
+void add_vector_or_scalar(NeuronCodegen& cg, const OpCall& c, Instruction& in,
+                          const std::string& role, ValueId data) {
   if (!c.has(role)) return;
-  const ValueOrScalar &o = c.operand(role);
+  const ValueOrScalar& o = c.operand(role);
   if (o.is_scalar()) {
     add_scalar(in, role, o.scalar);
     return;
@@ -48,15 +48,15 @@ void add_vector_or_scalar(NeuronCodegen &cg, const OpCall &c, Instruction &in,
 }
 
 // The accumulator read-out tile of activation / tensor_scalar_reduce: (P, 1), written in place.
-ValueId reduce_res_arg(NeuronCodegen &cg, const OpCall &c, ValueId data) {
+ValueId reduce_res_arg(NeuronCodegen& cg, const OpCall& c, ValueId data) {
   ValueId r = tile_arg(cg, c, "reduce_res");
   check_vector(cg, c.api, "data", data, "reduce_res", r);
   check_psum_write(cg, r);
   return r;
 }
 
-ValueId activation(NeuronCodegen &cg, const OpCall &c, bool reduce_api) {
-  const std::string &api = c.api;
+ValueId activation(NeuronCodegen& cg, const OpCall& c, bool reduce_api) {
+  const std::string& api = c.api;
   std::string op = required_op(c, "op");
   if (!is_activation_fn(op)) sema::err_instruction_unsupported_op(op, api);
   ValueId data = tile_arg(cg, c, "data");
@@ -65,7 +65,7 @@ ValueId activation(NeuronCodegen &cg, const OpCall &c, bool reduce_api) {
   in.mask = align_mask(c.mask, shape.size());
   add_operand(cg, in, "data", data);
   if (c.has("bias")) {
-    const ValueOrScalar &b = c.operand("bias");
+    const ValueOrScalar& b = c.operand("bias");
     if (!b.is_scalar()) {
       ValueId bv = as_tile(cg, b.value, "bias", api);
       DType t = dtype_of(cg, bv);
@@ -77,7 +77,7 @@ ValueId activation(NeuronCodegen &cg, const OpCall &c, bool reduce_api) {
     add_vector_or_scalar(cg, c, in, "bias", data);
   }
   if (c.has("scale")) {
-    const ValueOrScalar &s = c.operand("scale");
+    const ValueOrScalar& s = c.operand("scale");
     if (s.is_scalar()) {
       if (s.scalar != 1.0) add_scalar(in, "scale", s.scalar);
     } else {
@@ -110,14 +110,14 @@ ValueId activation(NeuronCodegen &cg, const OpCall &c, bool reduce_api) {
   return emit_result(cg, std::move(in), c.name, shape, c.dtype.value_or(dtype_of(cg, data)));
 }
 
-ValueId handle_activation(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_activation(NeuronCodegen& cg, const OpCall& c) {
   return activation(cg, c, false);
 }
-ValueId handle_activation_reduce(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_activation_reduce(NeuronCodegen& cg, const OpCall& c) {
   return activation(cg, c, true);
 }
 
-ValueId handle_tensor_tensor(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_tensor(NeuronCodegen& cg, const OpCall& c) {
   const std::string api = "tensor_tensor";
   std::string op = required_op(c, "op");
   if (!is_binary_alu(op)) sema::err_instruction_unsupported_op(op, api);
@@ -153,16 +153,16 @@ ValueId handle_tensor_tensor(NeuronCodegen &cg, const OpCall &c) {
                      c.dtype.value_or(promote(dtype_of(cg, d1), dtype_of(cg, d2))));
 }
 
-void check_scalar_ops(const OpCall &c, const std::string &inst, const std::string &op0,
-                      const std::string &op1) {
-  for (const std::string &op : {op0, op1})
+void check_scalar_ops(const OpCall& c, const std::string& inst, const std::string& op0,
+                      const std::string& op1) {
+  for (const std::string& op : {op0, op1})
     if (!op.empty() && !is_binary_alu(op) && !is_unary_alu(op))
       sema::err_instruction_unsupported_op(op, inst);
   if (!op1.empty() && is_bitvec(op0) != is_bitvec(op1)) sema::err_ops_both_arith_or_bitvec(inst);
   (void)c;
 }
 
-ValueId handle_tensor_scalar(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_scalar(NeuronCodegen& cg, const OpCall& c) {
   const std::string api = "tensor_scalar";
   std::string op0 = required_op(c, "op0");
   std::string op1 = op_attr(c, "op1");
@@ -204,7 +204,7 @@ ValueId handle_tensor_scalar(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, shape, c.dtype.value_or(dtype_of(cg, data)));
 }
 
-ValueId handle_scalar_tensor_tensor(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_scalar_tensor_tensor(NeuronCodegen& cg, const OpCall& c) {
   const std::string api = "scalar_tensor_tensor";
   std::string op0 = required_op(c, "op0"), op1 = required_op(c, "op1");
   check_scalar_ops(c, api, op0, op1);
@@ -230,7 +230,7 @@ ValueId handle_scalar_tensor_tensor(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, shape, c.dtype.value_or(dtype_of(cg, data)));
 }
 
-ValueId handle_tensor_scalar_reduce(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_scalar_reduce(NeuronCodegen& cg, const OpCall& c) {
   const std::string api = "tensor_scalar_reduce";
   std::string op0 = required_op(c, "op0"), rop = required_op(c, "reduce_op");
   if (!is_binary_alu(op0) || is_bitvec(op0)) sema::err_instruction_unsupported_op(op0, api);
@@ -251,7 +251,7 @@ ValueId handle_tensor_scalar_reduce(NeuronCodegen &cg, const OpCall &c) {
 }
 
 // nisa.reciprocal(data) is the Vector instruction; nl.reciprocal(x) the activation function.
-ValueId handle_reciprocal(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_reciprocal(NeuronCodegen& cg, const OpCall& c) {
   if (c.has("x")) return emit_activation(cg, "reciprocal", c.tile("x"), c.dtype, c.name, c.mask);
   ValueId data = tile_arg(cg, c, "data");
   const auto shape = shape_of(cg, data);
@@ -261,8 +261,8 @@ ValueId handle_reciprocal(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, shape, c.dtype.value_or(dtype_of(cg, data)));
 }
 
-ValueId handle_iota(NeuronCodegen &cg, const OpCall &c) {
-  const util::Json &j = c.attrs["expr"];
+ValueId handle_iota(NeuronCodegen& cg, const OpCall& c) {
+  const util::Json& j = c.attrs["expr"];
   IndexExpr expr;
   if (j.is_number())
     expr.expr = AffineExpr(j.integer());
@@ -280,7 +280,7 @@ ValueId handle_iota(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, shape, *c.dtype);
 }
 
-ValueId handle_memset(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_memset(NeuronCodegen& cg, const OpCall& c) {
   Engine e = engine_attr(c);
   if (e != Engine::None && e != Engine::Vector && e != Engine::GpSimd)
     sema::err_engine_not_allowed("memset", "Vector or GpSIMD or Unknown");
@@ -293,7 +293,7 @@ ValueId handle_memset(NeuronCodegen &cg, const OpCall &c) {
 }
 
 // nisa.dropout(data, prob) and nl.dropout(x, rate).
-ValueId handle_dropout(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_dropout(NeuronCodegen& cg, const OpCall& c) {
   bool nl_form = c.has("x");
   const std::string data_role = nl_form ? "x" : "data", prob_role = nl_form ? "rate" : "prob";
   ValueId data = tile_arg(cg, c, data_role);
@@ -301,12 +301,12 @@ ValueId handle_dropout(NeuronCodegen &cg, const OpCall &c) {
   Instruction in = make_inst("dropout", Engine::Vector);
   in.mask = align_mask(c.mask, shape.size());
   add_operand(cg, in, "data", data);
-  const ValueOrScalar &p = c.operand(prob_role);
+  const ValueOrScalar& p = c.operand(prob_role);
   if (p.is_scalar()) {
     add_scalar(in, "prob", p.scalar);
   } else {
     ValueId pv = as_tile(cg, p.value, prob_role, c.api);
-    const auto &ps = shape_of(cg, pv);
+    const auto& ps = shape_of(cg, pv);
     if (free_size(ps) != 1) sema::err_operand_not_vector(prob_role, c.api, ps);
     if (ps[0] == 1) pv = broadcast_to(cg, pv, {shape[0], 1}); // one rate for all partitions
     same_partitions(cg, c.api, {{data_role, data}, {prob_role, pv}});
@@ -317,7 +317,7 @@ ValueId handle_dropout(NeuronCodegen &cg, const OpCall &c) {
 
 } // namespace
 
-void register_vector_isa_ops(OpRegistry &r) {
+void register_vector_isa_ops(OpRegistry& r) {
   r.add("activation", handle_activation);
   r.add("activation_reduce", handle_activation_reduce);
   r.add("tensor_tensor", handle_tensor_tensor);

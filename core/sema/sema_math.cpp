@@ -5,7 +5,7 @@ namespace nki::sema {
 namespace {
 
 // Python's tuple spelling, as NKI interpolates `x.shape`: "(128, 1)".
-std::string tuple_str(const std::vector<int64_t> &shape) {
+std::string tuple_str(const std::vector<int64_t>& shape) {
   std::string s = "(";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
   if (shape.size() == 1) s += ",";
@@ -14,75 +14,75 @@ std::string tuple_str(const std::vector<int64_t> &shape) {
 
 } // namespace
 
-void err_instruction_unsupported_op(const std::string &op, const std::string &inst) {
+void err_instruction_unsupported_op(const std::string& op, const std::string& inst) {
   throw NkiError("NKISyntaxError", op + " is not supported in '" + inst + "'");
 }
 
-void err_reduce_unsupported_negate(const std::string &op) {
+void err_reduce_unsupported_negate(const std::string& op) {
   throw NkiError("NKISyntaxError",
                  "negate option can only be used with arithmetic ops, unsupported op=" + op);
 }
 
-void err_par_reduce_unsupported_op(const std::string &op) {
+void err_par_reduce_unsupported_op(const std::string& op) {
   throw NkiError("NKISyntaxError", "par_reduce does not support operator=" + op);
 }
 
-void err_reduce_bitvec_op_invalid_dtype(const std::string &op, const std::string &dtype) {
+void err_reduce_bitvec_op_invalid_dtype(const std::string& op, const std::string& dtype) {
   throw NkiError("NKISyntaxError", "bitvec reduce op=" + op +
                                        " requires an integer dtype (int32, uint8, uint16, "
                                        "uint32), got '" +
                                        dtype + "'");
 }
 
-void err_par_reduce_bitvec_op_invalid_dtype(const std::string &op, const std::string &dtype) {
+void err_par_reduce_bitvec_op_invalid_dtype(const std::string& op, const std::string& dtype) {
   throw NkiError("NKISyntaxError", "par_reduce bitvec op=" + op +
                                        " requires an unsigned integer dtype (uint8, uint16, "
                                        "uint32), got '" +
                                        dtype + "'");
 }
 
-void err_bitvec_operand_must_be_integer(const std::string &op, const std::string &operand,
-                                        const std::string &dtype) {
+void err_bitvec_operand_must_be_integer(const std::string& op, const std::string& operand,
+                                        const std::string& dtype) {
   throw NkiError("NKISyntaxError", "bitvec operator " + op +
                                        " requires integer operands, "
                                        "but operand '" +
                                        operand + "' has dtype '" + dtype + "'");
 }
 
-void err_activation_bias_invalid_type(const std::string &inst, const std::string &dtype) {
+void err_activation_bias_invalid_type(const std::string& inst, const std::string& dtype) {
   throw NkiError("TypeError", "'bias' param of '" + inst +
                                   "' must be a vector of type float32, float16, or bfloat16, "
                                   "got '" +
                                   dtype + "'");
 }
 
-void err_activation_scale_invalid_type(const std::string &inst, const std::string &dtype) {
+void err_activation_scale_invalid_type(const std::string& inst, const std::string& dtype) {
   throw NkiError("TypeError", "'scale' param of '" + inst +
                                   "' must be a scalar or vector of type float32, got '" + dtype +
                                   "'");
 }
 
-void err_activation_scale_scalar_or_vector(const std::vector<int64_t> &shape) {
+void err_activation_scale_scalar_or_vector(const std::vector<int64_t>& shape) {
   throw NkiError("NKISyntaxError",
                  "'scale' param of 'activation' can only be a scalar or a vector in partition "
                  "dimension, scale.shape=" +
                      tuple_str(shape));
 }
 
-void err_operand_not_vector(const std::string &param, const std::string &inst,
-                            const std::vector<int64_t> &shape) {
+void err_operand_not_vector(const std::string& param, const std::string& inst,
+                            const std::vector<int64_t>& shape) {
   throw NkiError("ValueError", "'" + param + "' param of '" + inst +
                                    "' must be a scalar or a vector in partition dimension "
                                    "(one element per partition), " +
                                    param + ".shape=" + tuple_str(shape));
 }
 
-void err_param_shape_incompatible_with_numpy(const std::string &params, const std::string &api) {
+void err_param_shape_incompatible_with_numpy(const std::string& params, const std::string& api) {
   throw NkiError("ValueError", "Parameter shapes (" + params + ") of '" + api +
                                    "' could not be broadcast together with shapes");
 }
 
-void err_param_shape_mismatch(const std::string &params, const std::string &api) {
+void err_param_shape_mismatch(const std::string& params, const std::string& api) {
   throw NkiError("ValueError",
                  "Parameter shapes (" + params + ") of '" + api + "' has mismatched shapes");
 }
@@ -92,7 +92,7 @@ void err_affine_select_single_predicate(size_t n) {
                                        std::to_string(n));
 }
 
-void err_engine_not_allowed(const std::string &inst, const std::string &allowed) {
+void err_engine_not_allowed(const std::string& inst, const std::string& allowed) {
   throw NkiError("ValueError", "Engine for " + inst + " can only be " + allowed + ".");
 }
 
@@ -101,16 +101,16 @@ void err_op1_operand1_both_or_none() {
                  "operand1 and op1 input arguments must be both provided or both None.");
 }
 
-void err_ops_both_arith_or_bitvec(const std::string &inst) {
+void err_ops_both_arith_or_bitvec(const std::string& inst) {
   throw NkiError("ValueError", inst + " op0/op1 must be both bitvec or both arithmetic operators.");
 }
 
-void err_op_engine(const std::string &op, const std::string &allowed) {
+void err_op_engine(const std::string& op, const std::string& allowed) {
   throw NkiError("ValueError", "'" + op + "' engine must be " + allowed + ".");
 }
 
-void err_instruction_engine_unsupported_op_comb(const std::string &inst, const std::string &op0,
-                                                const std::string &op1, const std::string &engine) {
+void err_instruction_engine_unsupported_op_comb(const std::string& inst, const std::string& op0,
+                                                const std::string& op1, const std::string& engine) {
   throw NkiError("NKISyntaxError", "'" + inst + "' on the " + engine +
                                        " engine does not support op0=" + op0 + ", op1=" + op1);
 }
@@ -128,14 +128,14 @@ void err_axis_out_of_bounds(int64_t axis, size_t rank) {
                                    " is out of bounds for a tile of rank " + std::to_string(rank));
 }
 
-void err_elements_per_partition(const std::string &param, const std::string &inst, int64_t n,
+void err_elements_per_partition(const std::string& param, const std::string& inst, int64_t n,
                                 int64_t lo, int64_t hi) {
   throw NkiError("ValueError", "'" + param + "' of '" + inst + "' has " + std::to_string(n) +
                                    " elements per partition, but must be between " +
                                    std::to_string(lo) + " and " + std::to_string(hi));
 }
 
-void err_elements_per_partition_multiple(const std::string &param, const std::string &inst,
+void err_elements_per_partition_multiple(const std::string& param, const std::string& inst,
                                          int64_t n, int64_t multiple) {
   throw NkiError("ValueError", "'" + param + "' of '" + inst + "' has " + std::to_string(n) +
                                    " elements per partition, but must have a multiple of " +
@@ -146,8 +146,8 @@ void err_psum_write_dtype() {
   throw NkiError("ValueError", "PSUM tensor for writes must be either 4-byte (FP32/int32) or BF16");
 }
 
-void err_min_arch_support_for_inst(const std::string &inst, const std::string &min_target,
-                                   const std::string &target) {
+void err_min_arch_support_for_inst(const std::string& inst, const std::string& min_target,
+                                   const std::string& target) {
   throw NkiError("NKISyntaxError", "instruction '" + inst + "' requires target " + min_target +
                                        " or newer, but the target is " + target);
 }
@@ -156,9 +156,9 @@ void err_activation_reciprocal_bias() {
   throw NkiError("ValueError", "reciprocal must have bias=None for trn1.");
 }
 
-void err_instruction_supported_dtypes(const std::string &inst, const std::string &param,
-                                      const std::string &target, const std::string &dtype,
-                                      const std::string &supported) {
+void err_instruction_supported_dtypes(const std::string& inst, const std::string& param,
+                                      const std::string& target, const std::string& dtype,
+                                      const std::string& supported) {
   throw NkiError("NKISyntaxError", inst + "." + param + " on " + target + " dtype " + dtype +
                                        ", supported: " + supported);
 }
@@ -179,7 +179,7 @@ void err_reverse_pred_needs_scalar_src() {
   throw NkiError("ValueError", "`reverse_pred` only supported if `src` is scalar input.");
 }
 
-void err_on_false_scalar_must_be_float32(const std::string &dtype) {
+void err_on_false_scalar_must_be_float32(const std::string& dtype) {
   throw NkiError("ValueError", "on_false must be float32 when provided as a scalar, got " + dtype);
 }
 
@@ -188,25 +188,25 @@ void err_on_false_free_dimension(int64_t free) {
                  "on_false's free dimension should be 1 (a vector), got " + std::to_string(free));
 }
 
-void err_dst_dtype_must_match(const std::string &inst, const std::string &dst,
-                              const std::string &expected) {
+void err_dst_dtype_must_match(const std::string& inst, const std::string& dst,
+                              const std::string& expected) {
   throw NkiError("ValueError", "dst dtype must match instruction output dtype in '" + inst +
                                    "': dst is " + dst + ", the instruction writes " + expected);
 }
 
-void err_partition_size(const std::string &param, const std::string &inst, int64_t expected,
+void err_partition_size(const std::string& param, const std::string& inst, int64_t expected,
                         int64_t got) {
   throw NkiError("ValueError", "'" + param + "' of '" + inst + "' must have " +
                                    std::to_string(expected) + " partition(s), got " +
                                    std::to_string(got));
 }
 
-void err_expected_scalar(const std::string &param, const std::string &inst) {
+void err_expected_scalar(const std::string& param, const std::string& inst) {
   throw NkiError("TypeError",
                  "'" + param + "' of '" + inst + "' must be a compile-time scalar, got a tile");
 }
 
-void err_expected_tile(const std::string &param, const std::string &inst) {
+void err_expected_tile(const std::string& param, const std::string& inst) {
   throw NkiError("TypeError", "'" + param + "' of '" + inst + "' must be a tile, got a scalar");
 }
 
