@@ -18,6 +18,8 @@ public:
   std::string to_json() const;
   int instruction_count() const;
   int region_count() const;
+  /// The kernel, shared (a simulation keeps it alive after the trace is deleted).
+  std::shared_ptr<const ir::Kernel> kernel() const { return kernel_; }
 
 private:
   std::shared_ptr<const ir::Kernel> kernel_;

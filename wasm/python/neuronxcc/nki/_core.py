@@ -85,9 +85,10 @@ if _m is not None:
     enter_trace_scope = _wrap(_m.enter_trace_scope)
     exit_trace_scope = _wrap(_m.exit_trace_scope)
     _raise_diagnostic = _wrap(_m.raise_diagnostic)
+    new_simulation = _wrap(_m.new_simulation)  # the simulator (wasm/bind/bind_sim.cpp)
 else:  # pragma: no cover
     def _missing(*_args):
         module()
     op = new_ctx = finalize_kernel = abandon_trace = nki_ctx = nki_ctx_or_none = _missing
     get_cur_scope = push_scope = pop_scope = affine_range = pop_loop = _missing
-    enter_trace_scope = exit_trace_scope = _raise_diagnostic = _missing
+    enter_trace_scope = exit_trace_scope = _raise_diagnostic = new_simulation = _missing

@@ -166,7 +166,9 @@ def trace(func, grid, args, kwargs, options=None):
     # The record keeps its own reference to the core's kernel, so a user's close() of the
     # returned trace cannot pull it from under the runner.
     recorded.append(Trace(handle.clone()))
-    return Trace(handle)
+    t = Trace(handle)
+    t.inputs = [(n, bound.arguments[n]) for n in tensor_names]  # what a simulation reads
+    return t
 
 
 def _rebind(sig, values):
@@ -229,11 +231,21 @@ class Kernel:
         return self._run((), args, kwargs)
 
     def _run(self, grid, args, kwargs):
-        trace(self.func, grid, args, kwargs, self.options)
-        raise NotImplementedError(
-            "not supported in nki-playground yet: running a kernel on data (simulation). "
-            f"The kernel '{self.func.__name__}' was traced; use nki.trace_kernel(...) to get "
-            "its IR")
+        """Runs the kernel on data: every mode simulates (there is no Neuron device here); the
+        modes that would use a device say so once."""
+        from . import _simulate
+        t = trace(self.func, grid, args, kwargs, self.options)
+        try:
+            if self.mode not in ("simulation", "trace"):
+                _simulate.say_once(("device", self.mode), _simulate.NO_DEVICE.format(
+                    mode=self.mode, name=self.func.__name__))
+            r = _simulate.run(t, t.inputs, self.options,
+                              zero_placeholders=self.mode == "benchmark")
+        finally:
+            t.close()
+        if self.mode == "benchmark":
+            self.benchmark_result = _simulate.BenchmarkResult(r.seconds)
+        return _simulate.returned(r.outputs)
 
 
 def jit(func=None, mode="auto", **options):
@@ -272,7 +284,7 @@ def _decorator(mode):
         return Kernel(func, mode=mode, **options)
     decorate.__name__ = mode
     decorate.__doc__ = (f"``@nki.{mode}``: on a Neuron device this would {mode} the kernel; "
-                        "nki-playground traces it (running it needs the simulator).")
+                        "nki-playground runs it on the simulator (and says so once).")
     return decorate
 
 
@@ -282,11 +294,24 @@ profile = _decorator("profile")
 
 
 def simulate_kernel(kernel, *args, **kwargs):
-    """Runs a kernel on the CPU simulator (``nki.simulate_kernel``)."""
+    """Runs a kernel on the CPU simulator (``nki.simulate_kernel``).
+
+    Args:
+      kernel: a ``@nki.jit`` kernel (any mode), a plain kernel function, or a gridded kernel
+        (``kernel[2, 2]``).
+      *args, **kwargs: the kernel's arguments; tensors are numpy arrays.
+    Returns:
+      the kernel's output array, or a tuple of them.
+    """
+    from . import _simulate
     grid = ()
     if isinstance(kernel, GriddedKernel):
         grid, kernel = kernel.grid, kernel.kernel
     func = kernel.func if isinstance(kernel, Kernel) else kernel
-    trace(func, grid, args, kwargs, kernel.options if isinstance(kernel, Kernel) else {})
-    _core.raise_diagnostic("err_not_supported_yet",
-                           "running kernels on data (nki.simulate_kernel); the kernel was traced")
+    options = kernel.options if isinstance(kernel, Kernel) else {}
+    t = trace(func, grid, args, kwargs, options)
+    try:
+        r = _simulate.run(t, t.inputs, options)
+    finally:
+        t.close()
+    return _simulate.returned(r.outputs)

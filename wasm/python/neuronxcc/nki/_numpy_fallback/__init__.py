@@ -23,7 +23,7 @@ dtypes; no advanced indexing.
 import math
 import sys
 
-from . import _creation, _dtypes, _functions, _limits, _reductions, _scalars, _ufuncs
+from . import _creation, _dtypes, _functions, _io, _limits, _reductions, _scalars, _ufuncs
 from ._ndarray import ndarray
 from ._unsupported import PartialModule, STUB_SUBMODULES, stub_submodule
 
@@ -56,6 +56,7 @@ def namespace():
     ns.update(_reductions.REDUCERS)
     ns.update({name: getattr(_creation, name) for name in _CREATION})
     ns.update({name: getattr(_functions, name) for name in _FUNCTIONS})
+    ns.update({name: getattr(_io, name) for name in ("frombuffer", "load", "save")})
     ns.update(pi=math.pi, e=math.e, inf=math.inf, nan=math.nan, newaxis=None,
               euler_gamma=0.5772156649015329)
     return ns

@@ -163,6 +163,10 @@ class ndarray:
             return self
         return from_values([_dtypes.cast_value(dt, v) for v in self._values()], self._shape, dt)
 
+    def tobytes(self, order="C"):
+        from . import _io
+        return _io.tobytes(self, order)
+
     def copy(self, order="C"):
         return from_values(self._values(), self._shape, self.dtype)
 

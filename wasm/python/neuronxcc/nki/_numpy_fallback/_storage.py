@@ -38,3 +38,10 @@ def new_storage(dtype, values):
     """A storage of ``dtype`` holding ``values`` (a list of raw values already cast; taken over,
     not copied)."""
     return ListStorage(dtype, values)
+
+
+def storage_from_bytes(dtype, raw, n):
+    """A storage of ``n`` elements of ``dtype`` decoded from little-endian bytes ``raw``."""
+    import struct
+    code = {"bool": "?", "float16": "e"}.get(dtype.name, dtype.char)
+    return new_storage(dtype, list(struct.unpack(f"<{n}{code}", raw)))

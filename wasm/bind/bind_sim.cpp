@@ -1,0 +1,115 @@
+// The simulator's door: a Simulation runs a finished Trace's kernel on bytes. Inputs and
+// outputs cross as typed-array views over wasm memory (one call per tensor; the caller fetches
+// a view right before using it, since memory growth detaches earlier ones).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+
+#include "bind_printer.h"
+#include "guard.h"
+#include "sim/simulator.h"
+#include "util/json.h"
+
+using emscripten::val;
+using nki::bind::guard;
+
+namespace {
+
+class Simulation {
+public:
+  Simulation(std::shared_ptr<const nki::ir::Kernel> k, nki::sim::SimOptions o)
+      : sim_(std::move(k), o) {}
+
+  int num_inputs() const { return static_cast<int>(sim_.num_inputs()); }
+  int num_outputs() const { return static_cast<int>(sim_.num_outputs()); }
+
+  /// Bytes of input `i`, writable (row-major, in the parameter's dtype).
+  val input_view(int i) {
+    Span s = guard([&] {
+      return Span{sim_.input(static_cast<size_t>(i)),
+                  static_cast<size_t>(sim_.input_nbytes(static_cast<size_t>(i)))};
+    });
+    return val(emscripten::typed_memory_view(s.n, s.p));
+  }
+
+  /// Runs every instance; the run's log as JSON (warnings, prints, counters).
+  std::string run() {
+    return guard([&] {
+      sim_.run();
+      return log_json();
+    });
+  }
+
+  /// {"name", "shape", "dtype"} of output `i`.
+  std::string output_info(int i) const {
+    return guard([&] {
+      const nki::ir::Tensor &t = sim_.output_tensor(static_cast<size_t>(i));
+      nki::util::JsonWriter w;
+      w.begin_object().key("name").value(t.name).key("shape").int_list(t.shape);
+      w.key("dtype").value(nki::ir::dtype_name(t.dtype)).end_object();
+      return w.take();
+    });
+  }
+
+  val output_view(int i) {
+    Span s = guard([&] {
+      return Span{const_cast<uint8_t *>(sim_.output(static_cast<size_t>(i))),
+                  static_cast<size_t>(sim_.output_nbytes(static_cast<size_t>(i)))};
+    });
+    return val(emscripten::typed_memory_view(s.n, s.p));
+  }
+
+private:
+  // A view is built outside guard(): on an error guard returns an empty span (and the pending
+  // error is thrown once the call returns).
+  struct Span {
+    uint8_t *p = nullptr;
+    size_t n = 0;
+  };
+
+  std::string log_json() const {
+    const nki::sim::RunLog &log = sim_.log();
+    nki::util::JsonWriter w;
+    w.begin_object().key("warnings").begin_array();
+    for (const std::string &s : log.warnings) w.value(s);
+    w.end_array().key("prints").begin_array();
+    for (const nki::sim::PrintRecord &p : log.prints) {
+      w.begin_object().key("prefix").value(p.prefix).key("shape").int_list(p.shape);
+      w.key("dtype").value(nki::ir::dtype_name(p.dtype)).key("values").begin_array();
+      for (double v : p.values) w.value(v);
+      w.end_array().key("loc").value(p.loc.str()).key("instance").int_list(p.instance);
+      w.end_object();
+    }
+    w.end_array().key("unwritten_reads").value(log.unwritten_reads);
+    w.key("instructions").value(log.instructions);
+    w.key("peak_bytes").value(sim_.peak_bytes()).end_object();
+    return w.take();
+  }
+
+  nki::sim::Simulator sim_;
+};
+
+/// A simulation of `trace`'s kernel. opts: {"target": "trn1"|"trn2"}.
+std::shared_ptr<Simulation> new_simulation(const nki::bind::Trace &trace,
+                                           const std::string &opts_json) {
+  return guard([&] {
+    nki::util::Json opts = nki::util::Json::parse(opts_json.empty() ? "{}" : opts_json);
+    auto o = nki::sim::options_for_target(opts.get_string("target", "trn1"));
+    return std::make_shared<Simulation>(trace.kernel(), o);
+  });
+}
+
+} // namespace
+
+EMSCRIPTEN_BINDINGS(nki_sim) {
+  emscripten::class_<Simulation>("Simulation")
+      .smart_ptr<std::shared_ptr<Simulation>>("Simulation")
+      .function("num_inputs", &Simulation::num_inputs)
+      .function("num_outputs", &Simulation::num_outputs)
+      .function("input_view", &Simulation::input_view)
+      .function("run", &Simulation::run)
+      .function("output_info", &Simulation::output_info)
+      .function("output_view", &Simulation::output_view);
+  emscripten::function("new_simulation", &new_simulation);
+}

@@ -1,0 +1,151 @@
+"""Arrays as bytes: the raw row-major bytes of an array (``tobytes``, ``frombuffer``), the
+bytes the simulator exchanges with kernels, and ``.npy`` files (``np.load`` / ``np.save``).
+"""
+import math
+import struct
+
+from . import _dtypes as D
+from ._ndarray import from_values, ndarray
+
+_NKI_ONLY = ("bfloat16", "float8_e4m3", "float8_e5m2", "tfloat32")
+
+
+def _code(dt):
+    return {"bool": "?", "float16": "e"}.get(dt.name, dt.char)
+
+
+def to_bytes(arr):
+    """The array's elements, row-major, as little-endian bytes of its dtype."""
+    if hasattr(arr, "_store") and hasattr(arr._store, "raw_bytes"):
+        data = arr._store.raw_bytes(arr)
+        if data is not None:
+            return data
+    values = arr._values()
+    return struct.pack(f"<{len(values)}{_code(arr.dtype)}", *values)
+
+
+def _fp8(exp_bits, man_bits):
+    bias = (1 << (exp_bits - 1)) - 1
+    table = []
+    for code in range(256):
+        sign = -1.0 if (code >> (exp_bits + man_bits)) & 1 else 1.0
+        e = (code >> man_bits) & ((1 << exp_bits) - 1)
+        m = code & ((1 << man_bits) - 1)
+        if e == (1 << exp_bits) - 1:
+            table.append(math.nan if m else sign * math.inf)
+        elif e == 0:
+            table.append(sign * math.ldexp(m, 1 - bias - man_bits))
+        else:
+            table.append(sign * math.ldexp((1 << man_bits) + m, e - bias - man_bits))
+    return table
+
+
+def from_bytes(raw, name, shape):
+    """A new array of shape ``shape`` over ``raw`` holding elements of NKI or NumPy dtype
+    ``name``. NKI-only float types (bfloat16, float8, tfloat32) have no dtype here: their
+    values come back as float32."""
+    raw = bytes(raw)
+    n = 1
+    for s in shape:
+        n *= s
+    if name in _NKI_ONLY:
+        if name == "bfloat16":
+            halves = struct.unpack(f"<{n}H", raw)
+            vals = struct.unpack(f"<{n}f", struct.pack(f"<{n}I", *(h << 16 for h in halves)))
+        elif name == "tfloat32":
+            vals = struct.unpack(f"<{n}f", raw)
+        else:
+            table = _fp8(4, 3) if name == "float8_e4m3" else _fp8(5, 2)
+            vals = [table[b] for b in raw]
+        return frombuffer(struct.pack(f"<{n}f", *vals), D.FLOAT32).reshape(shape)
+    dt = D.dtype("bool" if name == "bool_" else name)
+    return frombuffer(raw, dt).reshape(shape)
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0):
+    """``np.frombuffer``: a 1-D array over a bytes-like object (copied here)."""
+    dt = D.dtype(dtype)
+    raw = bytes(buffer)[offset:]
+    n = len(raw) // dt.itemsize if count < 0 else count
+    if n * dt.itemsize > len(raw) or (count < 0 and len(raw) % dt.itemsize):
+        raise ValueError("buffer size must be a multiple of element size")
+    from ._storage import storage_from_bytes
+    store = storage_from_bytes(dt, raw[:n * dt.itemsize], n)
+    from ._ndarray import make_view
+    return make_view(store, 0, (n,), (1,))
+
+
+def tobytes(arr, order="C"):
+    return bytes(to_bytes(arr))
+
+
+# ---- .npy ------------------------------------------------------------------------------------
+
+_MAGIC = b"\x93NUMPY"
+
+
+def _descr(dt):
+    if dt.kind == "b":
+        return "|b1"
+    return ("|" if dt.itemsize == 1 else "<") + dt.kind + str(dt.itemsize)
+
+
+def save(file, arr, allow_pickle=True, fix_imports=True):
+    """``np.save``: writes ``arr`` as a .npy file (format 1.0); adds ``.npy`` to a path
+    without it."""
+    from ._creation import asarray
+    arr = asarray(arr)
+    header = (f"{{'descr': '{_descr(arr.dtype)}', 'fortran_order': False, "
+              f"'shape': {tuple(arr.shape)!r}, }}")
+    total = (10 + len(header) + 1 + 63) // 64 * 64
+    header = header + " " * (total - 10 - len(header) - 1) + "\n"
+    data = _MAGIC + bytes([1, 0]) + struct.pack("<H", len(header)) + header.encode("latin1") + \
+        bytes(to_bytes(arr))
+    if isinstance(file, str):
+        path = file if file.endswith(".npy") else file + ".npy"
+        with open(path, "wb") as f:
+            f.write(data)
+    else:
+        file.write(data)
+
+
+def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII"):
+    """``np.load`` of a .npy file (C order, little-endian numeric dtypes)."""
+    if isinstance(file, str):
+        with open(file, "rb") as f:
+            data = f.read()
+    else:
+        data = file.read()
+    if data[:6] != _MAGIC:
+        if data[:2] == b"PK":
+            raise ValueError(".npz archives are not supported by nki-playground's numpy "
+                             "fallback; save arrays one per .npy file")
+        raise ValueError("not a .npy file")
+    major = data[6]
+    if major == 1:
+        hlen, start = struct.unpack("<H", data[8:10])[0], 10
+    else:
+        hlen, start = struct.unpack("<I", data[8:12])[0], 12
+    header = data[start:start + hlen].decode("latin1")
+    meta = _parse_header(header)
+    if meta["fortran_order"]:
+        raise ValueError("Fortran-ordered .npy files are not supported by nki-playground's "
+                         "numpy fallback")
+    descr = meta["descr"]
+    if descr[0] == ">" or descr[1] not in "biuf":
+        raise ValueError(f"unsupported .npy dtype {descr!r} (little-endian numeric only)")
+    dt = D.dtype(descr[1:] if descr[1] != "b" else "bool")
+    shape = tuple(meta["shape"])
+    n = 1
+    for s in shape:
+        n *= s
+    body = data[start + hlen:start + hlen + n * dt.itemsize]
+    return frombuffer(body, dt).reshape(shape)
+
+
+def _parse_header(header):
+    import ast
+    meta = ast.literal_eval(header.strip())
+    if not isinstance(meta, dict) or not {"descr", "fortran_order", "shape"} <= set(meta):
+        raise ValueError("malformed .npy header")
+    return meta
