@@ -13,16 +13,16 @@ using namespace nki::ir;
 namespace {
 
 // Element offset (in the view's elements) → base-buffer element.
-inline int64_t base_elem(const View &v, int64_t off) {
+inline int64_t base_elem(const View& v, int64_t off) {
   int bs = elem_size(v.buf->dtype);
   return bs == v.esize ? off : off * v.esize / bs;
 }
 
-inline void check_one(const View &v, int64_t off, Reporter &r) {
+inline void check_one(const View& v, int64_t off, Reporter& r) {
   if (!v.buf->written[static_cast<size_t>(base_elem(v, off))]) r.unwritten_read(v, off);
 }
 
-void check_run(const View &v, int64_t off, int64_t s, int64_t n, Reporter &r) {
+void check_run(const View& v, int64_t off, int64_t s, int64_t n, Reporter& r) {
   if (v.buf->fully_written) return;
   for (int64_t i = 0; i < n; ++i) {
     int64_t e = base_elem(v, off + i * s);
@@ -33,10 +33,10 @@ void check_run(const View &v, int64_t off, int64_t s, int64_t n, Reporter &r) {
   }
 }
 
-inline void mark_one(const View &v, int64_t off) {
-  Buffer &b = *v.buf;
+inline void mark_one(const View& v, int64_t off) {
+  Buffer& b = *v.buf;
   int64_t e = base_elem(v, off);
-  uint8_t &w = b.written[static_cast<size_t>(e)];
+  uint8_t& w = b.written[static_cast<size_t>(e)];
   if (!w) {
     w = 1;
     if (++b.written_count == b.elems) {
@@ -47,13 +47,13 @@ inline void mark_one(const View &v, int64_t off) {
   }
 }
 
-void mark_run(const View &v, int64_t off, int64_t s, int64_t n) {
+void mark_run(const View& v, int64_t off, int64_t s, int64_t n) {
   for (int64_t i = 0; i < n && !v.buf->fully_written; ++i) mark_one(v, off + i * s);
 }
 
 // Per-element offsets of an indirect run; false entries (skipped out-of-bounds) get -1.
-void indirect_offsets(const View &v, const int64_t *pos, int64_t lo, int64_t n, int64_t *offs,
-                      Reporter &r) {
+void indirect_offsets(const View& v, const int64_t* pos, int64_t lo, int64_t n, int64_t* offs,
+                      Reporter& r) {
   int64_t idx[kChunk];
   read_i64(*v.ind, pos, lo, n, idx, r);
   // The static part of the indirect dimension's index is folded into origin/strides; the
@@ -75,8 +75,8 @@ void indirect_offsets(const View &v, const int64_t *pos, int64_t lo, int64_t n, 
 
 } // namespace
 
-View resolve(Storage &storage, const Kernel &k, const AccessPattern &ap, const Domain &dom,
-             const Env &env, const SourceLoc &loc, std::deque<View> &pool) {
+View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const Domain& dom,
+             const Env& env, const SourceLoc& loc, std::deque<View>& pool) {
   View v;
   v.tensor = &k.tensor(ap.tensor);
   v.buf = &storage.buffer(ap.tensor);
@@ -85,7 +85,7 @@ View resolve(Storage &storage, const Kernel &k, const AccessPattern &ap, const D
   v.data = v.buf->bytes();
   v.rank = dom.rank();
   v.loc = &loc;
-  const std::vector<int64_t> &shape = v.tensor->shape;
+  const std::vector<int64_t>& shape = v.tensor->shape;
   const size_t nd = shape.size();
   std::vector<int64_t> tstride(nd, 1);
   for (size_t d = nd; d-- > 1;) tstride[d - 1] = tstride[d] * shape[d];
@@ -123,12 +123,12 @@ View resolve(Storage &storage, const Kernel &k, const AccessPattern &ap, const D
   int64_t blo[kMaxRank], bhi[kMaxRank];
   bool visited = dom.bounds(blo, bhi);
   for (size_t d = 0; d < nd && d < ap.index.size(); ++d) {
-    const AffineExpr &e = ap.index[d];
+    const AffineExpr& e = ap.index[d];
     int64_t base = env.eval_symbols(e);
     v.origin += tstride[d] * base;
     int64_t mn = base, mx = base;
     int64_t dstride[kMaxRank] = {0};
-    for (const auto &[var, c] : e.terms()) {
+    for (const auto& [var, c] : e.terms()) {
       if (var.kind != VarKind::TileAxis || var.id >= r) continue;
       int a = axis_of[var.id];
       if (a < 0) continue;
@@ -159,7 +159,7 @@ View resolve(Storage &storage, const Kernel &k, const AccessPattern &ap, const D
   return v;
 }
 
-void read_f32(const View &v, const int64_t *pos, int64_t lo, int64_t n, float *out, Reporter &r) {
+void read_f32(const View& v, const int64_t* pos, int64_t lo, int64_t n, float* out, Reporter& r) {
   if (v.ind) {
     int64_t offs[kChunk];
     indirect_offsets(v, pos, lo, n, offs, r);
@@ -184,10 +184,10 @@ void read_f32(const View &v, const int64_t *pos, int64_t lo, int64_t n, float *o
   check_run(v, off, s, n, r);
 }
 
-void write_f32(const View &v, const int64_t *pos, int64_t lo, int64_t n, const float *in) {
+void write_f32(const View& v, const int64_t* pos, int64_t lo, int64_t n, const float* in) {
   if (v.ind) {
     struct Quiet : Reporter {
-      void unwritten_read(const View &, int64_t) override {}
+      void unwritten_read(const View&, int64_t) override {}
     } quiet;
     int64_t offs[kChunk];
     indirect_offsets(v, pos, lo, n, offs, quiet);
@@ -203,7 +203,7 @@ void write_f32(const View &v, const int64_t *pos, int64_t lo, int64_t n, const f
   if (!v.buf->fully_written) mark_run(v, off, s, s == 0 ? 1 : n);
 }
 
-void read_i64(const View &v, const int64_t *pos, int64_t lo, int64_t n, int64_t *out, Reporter &r) {
+void read_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, int64_t* out, Reporter& r) {
   if (v.ind) {
     int64_t offs[kChunk];
     indirect_offsets(v, pos, lo, n, offs, r);
@@ -222,10 +222,10 @@ void read_i64(const View &v, const int64_t *pos, int64_t lo, int64_t n, int64_t 
   check_run(v, off, s, s == 0 ? 1 : n, r);
 }
 
-void write_i64(const View &v, const int64_t *pos, int64_t lo, int64_t n, const int64_t *in) {
+void write_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, const int64_t* in) {
   if (v.ind) {
     struct Quiet : Reporter {
-      void unwritten_read(const View &, int64_t) override {}
+      void unwritten_read(const View&, int64_t) override {}
     } quiet;
     int64_t offs[kChunk];
     indirect_offsets(v, pos, lo, n, offs, quiet);
@@ -241,8 +241,8 @@ void write_i64(const View &v, const int64_t *pos, int64_t lo, int64_t n, const i
   if (!v.buf->fully_written) mark_run(v, off, s, s == 0 ? 1 : n);
 }
 
-void copy_bits(const View &dst, const View &src, const int64_t *pos, int64_t lo, int64_t n,
-               Reporter &r) {
+void copy_bits(const View& dst, const View& src, const int64_t* pos, int64_t lo, int64_t n,
+               Reporter& r) {
   if (dst.ind || src.ind || dst.esize != src.esize) {
     int64_t tmp[kChunk];
     read_i64(src, pos, lo, n, tmp, r);
@@ -262,8 +262,8 @@ void copy_bits(const View &dst, const View &src, const int64_t *pos, int64_t lo,
   if (!dst.buf->fully_written) mark_run(dst, doff, ds, ds == 0 ? 1 : n);
 }
 
-void note_write_coverage(const View &v, const Domain &dom) {
-  Buffer &b = *v.buf;
+void note_write_coverage(const View& v, const Domain& dom) {
+  Buffer& b = *v.buf;
   if (b.fully_written || dom.masked() || v.ind || v.origin != 0) return;
   if (elem_size(b.dtype) != v.esize) return;
   std::vector<std::pair<int64_t, int64_t>> axes; // (stride, extent)
@@ -275,7 +275,7 @@ void note_write_coverage(const View &v, const Domain &dom) {
   if (count != b.elems) return;
   std::sort(axes.begin(), axes.end());
   int64_t expect = 1;
-  for (const auto &[s, e] : axes) {
+  for (const auto& [s, e] : axes) {
     if (s != expect) return;
     expect *= e;
   }

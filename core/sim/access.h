@@ -26,38 +26,38 @@ struct Env {
   std::vector<int64_t> iv;  ///< by loop axis id
   std::vector<int64_t> pid; ///< by grid axis
   /// The part of `e` that does not depend on tile axes.
-  int64_t eval_symbols(const ir::AffineExpr &e) const;
+  int64_t eval_symbols(const ir::AffineExpr& e) const;
   /// Whether a predicate over loop variables and program ids holds.
-  bool holds(const ir::Predicate &p) const;
+  bool holds(const ir::Predicate& p) const;
 };
 
 /// The tile positions an instruction processes: a shape, refined by a mask.
 class Domain {
 public:
-  Domain(const std::vector<int64_t> &shape, const ir::Predicate &mask, const Env &env);
+  Domain(const std::vector<int64_t>& shape, const ir::Predicate& mask, const Env& env);
 
   int rank() const { return rank_; }
   int64_t extent(int k) const { return shape_[k]; }
-  const int64_t *shape() const { return shape_; }
+  const int64_t* shape() const { return shape_; }
   bool masked() const { return !terms_.empty() || none_; }
   bool none() const { return none_; }
 
   /// Calls f(pos, lo, n) for every maximal run along the innermost axis: `pos` holds the
   /// outer axes' positions (rank-1 values), the run covers innermost positions [lo, lo+n).
-  template <typename F> void for_each_run(F &&f) const {
+  template <typename F> void for_each_run(F&& f) const {
     if (none_) return;
     int64_t pos[kMaxRank] = {0};
     const int outer = rank_ - 1;
     for (;;) {
       int64_t lo = 0, hi = shape_[rank_ - 1];
-      if (inner_interval(pos, lo, hi) && hi > lo) f(static_cast<const int64_t *>(pos), lo, hi - lo);
+      if (inner_interval(pos, lo, hi) && hi > lo) f(static_cast<const int64_t*>(pos), lo, hi - lo);
       int k = outer - 1;
       while (k >= 0 && ++pos[k] == shape_[k]) pos[k--] = 0;
       if (k < 0) return;
     }
   }
   /// Smallest and largest position visited along each axis (false when nothing is visited).
-  bool bounds(int64_t *lo, int64_t *hi) const;
+  bool bounds(int64_t* lo, int64_t* hi) const;
 
 private:
   struct Term {
@@ -65,8 +65,8 @@ private:
     int64_t a[kMaxRank];
     ir::CmpOp op;
   };
-  bool inner_interval(const int64_t *pos, int64_t &lo, int64_t &hi) const;
-  bool scan_bounds(int64_t *lo, int64_t *hi) const;
+  bool inner_interval(const int64_t* pos, int64_t& lo, int64_t& hi) const;
+  bool scan_bounds(int64_t* lo, int64_t* hi) const;
   int rank_ = 0;
   int64_t shape_[kMaxRank];
   std::vector<Term> terms_;
@@ -78,21 +78,21 @@ private:
 /// One operand resolved onto a domain (its tile axes right-aligned onto the domain's axes;
 /// extent-1 axes broadcast).
 struct View {
-  const ir::Tensor *tensor = nullptr;
-  Buffer *buf = nullptr;
+  const ir::Tensor* tensor = nullptr;
+  Buffer* buf = nullptr;
   ir::DType dtype = ir::DType::Float32;
   int esize = 4;
-  uint8_t *data = nullptr;
+  uint8_t* data = nullptr;
   int rank = 0;
   int64_t origin = 0;
   int64_t stride[kMaxRank] = {0};
   // indirect indexing: the element offset adds idx(t) * ind_stride, idx read through `ind`
-  const View *ind = nullptr;
+  const View* ind = nullptr;
   int64_t ind_stride = 0, ind_dim = -1, ind_base = 0, ind_size = 0;
   bool skip_oob = false; ///< oob_mode=skip: out-of-bounds indirect elements are skipped
-  const ir::SourceLoc *loc = nullptr; ///< the instruction, for run-time errors
+  const ir::SourceLoc* loc = nullptr; ///< the instruction, for run-time errors
 
-  int64_t offset(const int64_t *pos, int64_t lo) const {
+  int64_t offset(const int64_t* pos, int64_t lo) const {
     int64_t o = origin + lo * stride[rank - 1];
     for (int k = 0; k < rank - 1; ++k) o += stride[k] * pos[k];
     return o;
@@ -104,29 +104,29 @@ class Reporter;
 
 /// Resolves `ap` onto `dom` in `storage`; checks that every element it reaches is inside the
 /// tensor (static part; indirect indices are checked as they are read).
-View resolve(Storage &storage, const ir::Kernel &k, const ir::AccessPattern &ap, const Domain &dom,
-             const Env &env, const ir::SourceLoc &loc, std::deque<View> &indirect_pool);
+View resolve(Storage& storage, const ir::Kernel& k, const ir::AccessPattern& ap, const Domain& dom,
+             const Env& env, const ir::SourceLoc& loc, std::deque<View>& indirect_pool);
 
 /// Reports the first read of never-written memory of a run.
 class Reporter {
 public:
   virtual ~Reporter() = default;
-  virtual void unwritten_read(const View &v, int64_t element) = 0;
+  virtual void unwritten_read(const View& v, int64_t element) = 0;
 };
 
 /// Reads a run as fp32 (decoding the view's dtype).
-void read_f32(const View &v, const int64_t *pos, int64_t lo, int64_t n, float *out, Reporter &r);
+void read_f32(const View& v, const int64_t* pos, int64_t lo, int64_t n, float* out, Reporter& r);
 /// Writes a run of fp32 values (cast on write).
-void write_f32(const View &v, const int64_t *pos, int64_t lo, int64_t n, const float *in);
+void write_f32(const View& v, const int64_t* pos, int64_t lo, int64_t n, const float* in);
 /// Integer forms (bit-exact paths).
-void read_i64(const View &v, const int64_t *pos, int64_t lo, int64_t n, int64_t *out, Reporter &r);
-void write_i64(const View &v, const int64_t *pos, int64_t lo, int64_t n, const int64_t *in);
+void read_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, int64_t* out, Reporter& r);
+void write_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, const int64_t* in);
 /// Copies a run between two views of the same dtype, bit for bit.
-void copy_bits(const View &dst, const View &src, const int64_t *pos, int64_t lo, int64_t n,
-               Reporter &r);
+void copy_bits(const View& dst, const View& src, const int64_t* pos, int64_t lo, int64_t n,
+               Reporter& r);
 
 /// Marks the view's tensor as fully written when `dom` (unmasked) makes it cover every
 /// element; otherwise writes are tracked per element.
-void note_write_coverage(const View &v, const Domain &dom);
+void note_write_coverage(const View& v, const Domain& dom);
 
 } // namespace nki::sim

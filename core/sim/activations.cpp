@@ -23,12 +23,12 @@ inline uint32_t ubits(float f) {
   return b;
 }
 
-template <typename F> inline void map1(const float *a, float *o, int64_t n, F f) {
+template <typename F> inline void map1(const float* a, float* o, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
 }
 
 struct ActName {
-  const char *name;
+  const char* name;
   Act f;
 };
 constexpr ActName kActNames[] = {
@@ -65,7 +65,7 @@ constexpr ActName kActNames[] = {
 
 } // namespace
 
-void exp_f32(const float *in, float *out, int64_t n) {
+void exp_f32(const float* in, float* out, int64_t n) {
   // exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln2 / 2; exp(r) by a degree-7 series
   // form fitted on that interval. 2^k is built from bits (no float->int conversion, which
   // neither vectorizes on SSE2 nor avoids trap checks in wasm).
@@ -97,13 +97,13 @@ void exp_f32(const float *in, float *out, int64_t n) {
   }
 }
 
-std::optional<Act> parse_act(const std::string &name) {
-  for (const auto &e : kActNames)
+std::optional<Act> parse_act(const std::string& name) {
+  for (const auto& e : kActNames)
     if (name == e.name) return e.f;
   return std::nullopt;
 }
 
-void act_f32(Act f, const float *in, float *o, int64_t n) {
+void act_f32(Act f, const float* in, float* o, int64_t n) {
   constexpr float kSqrt1_2 = 0.70710678118654752f;
   constexpr float kInvSqrt2Pi = 0.39894228040143268f;
   constexpr float kSqrt2OverPi = 0.79788456080286536f;

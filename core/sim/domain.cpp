@@ -40,9 +40,9 @@ bool compare(int64_t v, CmpOp op) {
 
 } // namespace
 
-int64_t Env::eval_symbols(const AffineExpr &e) const {
+int64_t Env::eval_symbols(const AffineExpr& e) const {
   int64_t v = e.constant();
-  for (const auto &[var, c] : e.terms()) {
+  for (const auto& [var, c] : e.terms()) {
     if (var.kind == VarKind::LoopIv)
       v += c * iv.at(var.id);
     else if (var.kind == VarKind::ProgramId)
@@ -51,24 +51,24 @@ int64_t Env::eval_symbols(const AffineExpr &e) const {
   return v;
 }
 
-bool Env::holds(const Predicate &p) const {
-  for (const Comparison &c : p.terms)
+bool Env::holds(const Predicate& p) const {
+  for (const Comparison& c : p.terms)
     if (!compare(eval_symbols(c.lhs) - eval_symbols(c.rhs), c.op)) return false;
   return true;
 }
 
-Domain::Domain(const std::vector<int64_t> &shape, const Predicate &mask, const Env &env) {
+Domain::Domain(const std::vector<int64_t>& shape, const Predicate& mask, const Env& env) {
   rank_ = shape.empty() ? 1 : static_cast<int>(shape.size());
   if (rank_ > kMaxRank) throw sema::NkiError("ValueError", "tiles of rank > 8 are not supported");
   for (int k = 0; k < rank_; ++k) {
     shape_[k] = shape.empty() ? 1 : shape[k];
     if (shape_[k] <= 0) none_ = true;
   }
-  for (const Comparison &cmp : mask.terms) {
+  for (const Comparison& cmp : mask.terms) {
     AffineExpr d = cmp.lhs - cmp.rhs;
     Term t{env.eval_symbols(d), {0}, cmp.op};
     bool tile = false;
-    for (const auto &[var, c] : d.terms()) {
+    for (const auto& [var, c] : d.terms()) {
       if (var.kind != VarKind::TileAxis) continue;
       if (var.id < rank_) t.a[var.id] += c, tile = tile || c != 0;
     }
@@ -81,9 +81,9 @@ Domain::Domain(const std::vector<int64_t> &shape, const Predicate &mask, const E
   }
 }
 
-bool Domain::inner_interval(const int64_t *pos, int64_t &lo, int64_t &hi) const {
+bool Domain::inner_interval(const int64_t* pos, int64_t& lo, int64_t& hi) const {
   const int in = rank_ - 1;
-  for (const Term &t : terms_) {
+  for (const Term& t : terms_) {
     int64_t c = t.c;
     for (int k = 0; k < in; ++k) c += t.a[k] * pos[k];
     int64_t a = t.a[in];
@@ -128,7 +128,7 @@ bool Domain::inner_interval(const int64_t *pos, int64_t &lo, int64_t &hi) const 
   return true;
 }
 
-bool Domain::bounds(int64_t *lo, int64_t *hi) const {
+bool Domain::bounds(int64_t* lo, int64_t* hi) const {
   if (none_) return false;
   if (terms_.empty()) {
     for (int k = 0; k < rank_; ++k) lo[k] = 0, hi[k] = shape_[k] - 1;
@@ -141,10 +141,10 @@ bool Domain::bounds(int64_t *lo, int64_t *hi) const {
   return bounds_state_ == 1;
 }
 
-bool Domain::scan_bounds(int64_t *lo, int64_t *hi) const {
+bool Domain::scan_bounds(int64_t* lo, int64_t* hi) const {
   bool any = false;
   for (int k = 0; k < rank_; ++k) lo[k] = INT64_MAX, hi[k] = INT64_MIN;
-  for_each_run([&](const int64_t *pos, int64_t l, int64_t n) {
+  for_each_run([&](const int64_t* pos, int64_t l, int64_t n) {
     any = true;
     for (int k = 0; k < rank_ - 1; ++k)
       lo[k] = std::min(lo[k], pos[k]), hi[k] = std::max(hi[k], pos[k]);

@@ -9,26 +9,26 @@ namespace nki::sim {
 
 using namespace nki::ir;
 
-const Operand *Exec::find(const Instruction &in, const char *role) const {
-  for (const Operand &o : in.operands)
+const Operand* Exec::find(const Instruction& in, const char* role) const {
+  for (const Operand& o : in.operands)
     if (o.role == role) return &o;
   return nullptr;
 }
 
-const Operand &Exec::need(const Instruction &in, const char *role) const {
-  const Operand *o = find(in, role);
+const Operand& Exec::need(const Instruction& in, const char* role) const {
+  const Operand* o = find(in, role);
   if (!o)
     throw sema::InternalError("instruction '" + in.opcode + "' has no '" + role + "' operand");
   return *o;
 }
 
-std::vector<int64_t> Exec::out_shape(const Instruction &in) const {
+std::vector<int64_t> Exec::out_shape(const Instruction& in) const {
   if (in.result != kNone) return k.tensor(in.result).shape;
   return need(in, "dst").ap.tile_shape;
 }
 
-View Exec::tensor_view(TensorId id, const Domain &dom) {
-  const Tensor &t = k.tensor(id);
+View Exec::tensor_view(TensorId id, const Domain& dom) {
+  const Tensor& t = k.tensor(id);
   AccessPattern ap;
   ap.tensor = t.id;
   ap.tile_shape = t.shape;
@@ -37,7 +37,7 @@ View Exec::tensor_view(TensorId id, const Domain &dom) {
   return resolve(storage, k, ap, dom, env, cur ? cur->loc : SourceLoc{}, pool);
 }
 
-View Exec::output(const Instruction &in, const Domain &dom, bool covers) {
+View Exec::output(const Instruction& in, const Domain& dom, bool covers) {
   if (in.result == kNone) return view(need(in, "dst"), dom);
   View v = tensor_view(in.result, dom);
   if (dom.masked() || !covers)
@@ -47,13 +47,13 @@ View Exec::output(const Instruction &in, const Domain &dom, bool covers) {
   return v;
 }
 
-View Exec::view(const Operand &o, const Domain &dom) {
+View Exec::view(const Operand& o, const Domain& dom) {
   return resolve(storage, k, o.ap, dom, env, cur ? cur->loc : SourceLoc{}, pool);
 }
 
-Source Exec::source(const Instruction &in, const char *role, const Domain &dom, float fallback) {
+Source Exec::source(const Instruction& in, const char* role, const Domain& dom, float fallback) {
   Source s;
-  const Operand *o = find(in, role);
+  const Operand* o = find(in, role);
   if (!o) {
     s.scalar = true;
     s.value = fallback;
@@ -66,7 +66,7 @@ Source Exec::source(const Instruction &in, const char *role, const Domain &dom, 
   return s;
 }
 
-void Exec::read(const Source &s, const int64_t *pos, int64_t lo, int64_t n, float *out) {
+void Exec::read(const Source& s, const int64_t* pos, int64_t lo, int64_t n, float* out) {
   if (s.scalar) {
     std::fill(out, out + n, s.value);
     return;
@@ -74,40 +74,40 @@ void Exec::read(const Source &s, const int64_t *pos, int64_t lo, int64_t n, floa
   read_f32(s.view, pos, lo, n, out, *this);
 }
 
-bool Exec::has_attr(const Instruction &in, const std::string &key) const {
-  for (const auto &[kk, v] : in.attrs)
+bool Exec::has_attr(const Instruction& in, const std::string& key) const {
+  for (const auto& [kk, v] : in.attrs)
     if (kk == key) return true;
   return false;
 }
 
-std::string Exec::attr_str(const Instruction &in, const std::string &key,
-                           const std::string &fallback) const {
-  for (const auto &[kk, v] : in.attrs)
+std::string Exec::attr_str(const Instruction& in, const std::string& key,
+                           const std::string& fallback) const {
+  for (const auto& [kk, v] : in.attrs)
     if (kk == key) {
-      if (auto *s = std::get_if<std::string>(&v)) return *s;
+      if (auto* s = std::get_if<std::string>(&v)) return *s;
     }
   return fallback;
 }
 
-double Exec::attr_num(const Instruction &in, const std::string &key, double fallback) const {
-  for (const auto &[kk, v] : in.attrs)
+double Exec::attr_num(const Instruction& in, const std::string& key, double fallback) const {
+  for (const auto& [kk, v] : in.attrs)
     if (kk == key) {
-      if (auto *i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
-      if (auto *d = std::get_if<double>(&v)) return *d;
+      if (auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
+      if (auto* d = std::get_if<double>(&v)) return *d;
     }
   return fallback;
 }
 
-std::vector<int64_t> Exec::attr_ints(const Instruction &in, const std::string &key) const {
-  for (const auto &[kk, v] : in.attrs)
+std::vector<int64_t> Exec::attr_ints(const Instruction& in, const std::string& key) const {
+  for (const auto& [kk, v] : in.attrs)
     if (kk == key) {
-      if (auto *l = std::get_if<std::vector<int64_t>>(&v)) return *l;
-      if (auto *i = std::get_if<int64_t>(&v)) return {*i};
+      if (auto* l = std::get_if<std::vector<int64_t>>(&v)) return *l;
+      if (auto* i = std::get_if<int64_t>(&v)) return {*i};
     }
   return {};
 }
 
-void Exec::unwritten_read(const View &v, int64_t element) {
+void Exec::unwritten_read(const View& v, int64_t element) {
   if (reported_seq_ == seq) return; // one count per instruction execution
   reported_seq_ = seq;
   if (log.unwritten_reads++ > 0) return;
@@ -120,28 +120,28 @@ void Exec::unwritten_read(const View &v, int64_t element) {
   warn(warn_unwritten_read(v.tensor->name, index, cur ? cur->opcode : "?"));
 }
 
-void Exec::warn(const std::string &message) {
+void Exec::warn(const std::string& message) {
   std::string where = cur && cur->loc.known() ? cur->loc.str() + ": " : "";
   log.warnings.push_back(where + "warning: " + message);
 }
 
-void Exec::unsupported(const std::string &what) const {
+void Exec::unsupported(const std::string& what) const {
   err_not_supported(what, cur ? cur->loc : SourceLoc{});
 }
 
-ExecFn ExecTable::find(const std::string &opcode) const {
+ExecFn ExecTable::find(const std::string& opcode) const {
   auto it = table_.find(opcode);
   return it == table_.end() ? nullptr : it->second;
 }
 
 std::vector<std::string> ExecTable::opcodes() const {
   std::vector<std::string> out;
-  for (const auto &e : table_) out.push_back(e.first);
+  for (const auto& e : table_) out.push_back(e.first);
   std::sort(out.begin(), out.end());
   return out;
 }
 
-const ExecTable &exec_table() {
+const ExecTable& exec_table() {
   static const ExecTable t = [] {
     ExecTable t;
     register_creation_execs(t);

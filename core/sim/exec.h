@@ -41,59 +41,59 @@ struct Source {
 
 class Exec : public Reporter {
 public:
-  Exec(const ir::Kernel &k, Storage &storage, RunLog &log) : k(k), storage(storage), log(log) {}
+  Exec(const ir::Kernel& k, Storage& storage, RunLog& log) : k(k), storage(storage), log(log) {}
 
-  const ir::Kernel &k;
-  Storage &storage;
-  RunLog &log;
+  const ir::Kernel& k;
+  Storage& storage;
+  RunLog& log;
   Env env;
-  const ir::Instruction *cur = nullptr;
-  int64_t seq = 0; ///< instruction executions so far
+  const ir::Instruction* cur = nullptr;
+  int64_t seq = 0;       ///< instruction executions so far
   std::deque<View> pool; ///< views of indirect indices (stable addresses)
   uint64_t rng = 0x9e3779b97f4a7c15ull;
   float accumulator[2][128] = {}; ///< Scalar [0] and Vector [1] engines' reduce registers
 
   // --- operands --------------------------------------------------------------------------------
-  const ir::Operand *find(const ir::Instruction &in, const char *role) const;
-  const ir::Operand &need(const ir::Instruction &in, const char *role) const;
+  const ir::Operand* find(const ir::Instruction& in, const char* role) const;
+  const ir::Operand& need(const ir::Instruction& in, const char* role) const;
   /// Shape the instruction writes: its result tensor's, or its "dst" operand's tile.
-  std::vector<int64_t> out_shape(const ir::Instruction &in) const;
+  std::vector<int64_t> out_shape(const ir::Instruction& in) const;
   /// The destination view: the result tensor (allocated now: fully written when `dom` covers
   /// it, "never written" elsewhere) or the "dst" operand.
   /// With `covers` false the result is allocated as never written even when `dom` spans it
   /// (the executor writes only part of it).
-  View output(const ir::Instruction &in, const Domain &dom, bool covers = true);
+  View output(const ir::Instruction& in, const Domain& dom, bool covers = true);
   /// The whole of tensor `t` as a view on `dom`, without (re)allocating it.
-  View tensor_view(ir::TensorId t, const Domain &dom);
-  View view(const ir::Operand &o, const Domain &dom);
-  Source source(const ir::Instruction &in, const char *role, const Domain &dom,
+  View tensor_view(ir::TensorId t, const Domain& dom);
+  View view(const ir::Operand& o, const Domain& dom);
+  Source source(const ir::Instruction& in, const char* role, const Domain& dom,
                 float fallback = 0.0f);
   /// Reads a run of a Source as fp32.
-  void read(const Source &s, const int64_t *pos, int64_t lo, int64_t n, float *out);
+  void read(const Source& s, const int64_t* pos, int64_t lo, int64_t n, float* out);
 
   // --- attributes --------------------------------------------------------------------------------
-  bool has_attr(const ir::Instruction &in, const std::string &key) const;
-  std::string attr_str(const ir::Instruction &in, const std::string &key,
-                       const std::string &fallback = "") const;
-  double attr_num(const ir::Instruction &in, const std::string &key, double fallback) const;
-  std::vector<int64_t> attr_ints(const ir::Instruction &in, const std::string &key) const;
+  bool has_attr(const ir::Instruction& in, const std::string& key) const;
+  std::string attr_str(const ir::Instruction& in, const std::string& key,
+                       const std::string& fallback = "") const;
+  double attr_num(const ir::Instruction& in, const std::string& key, double fallback) const;
+  std::vector<int64_t> attr_ints(const ir::Instruction& in, const std::string& key) const;
 
   // --- reporting ---------------------------------------------------------------------------------
-  void unwritten_read(const View &v, int64_t element) override;
-  void warn(const std::string &message);
-  [[noreturn]] void unsupported(const std::string &what) const;
+  void unwritten_read(const View& v, int64_t element) override;
+  void warn(const std::string& message);
+  [[noreturn]] void unsupported(const std::string& what) const;
 
 private:
   int64_t reported_seq_ = -1; // the execution whose never-written read was counted last
 };
 
-using ExecFn = void (*)(Exec &, const ir::Instruction &);
+using ExecFn = void (*)(Exec&, const ir::Instruction&);
 
 /// opcode → executor.
 class ExecTable {
 public:
-  void add(const std::string &opcode, ExecFn f) { table_[opcode] = f; }
-  ExecFn find(const std::string &opcode) const;
+  void add(const std::string& opcode, ExecFn f) { table_[opcode] = f; }
+  ExecFn find(const std::string& opcode) const;
   std::vector<std::string> opcodes() const;
 
 private:
@@ -101,14 +101,14 @@ private:
 };
 
 /// Every executor (built once).
-const ExecTable &exec_table();
+const ExecTable& exec_table();
 
-void register_movement_execs(ExecTable &t);    // exec_movement.cpp
-void register_creation_execs(ExecTable &t);    // exec_creation.cpp
-void register_elementwise_execs(ExecTable &t); // exec_elementwise.cpp
-void register_select_execs(ExecTable &t);      // exec_select.cpp
-void register_reduce_execs(ExecTable &t);      // exec_reduce.cpp
-void register_matmul_execs(ExecTable &t);      // exec_matmul.cpp
-void register_misc_execs(ExecTable &t);        // exec_misc.cpp: random, device_print, ...
+void register_movement_execs(ExecTable& t);    // exec_movement.cpp
+void register_creation_execs(ExecTable& t);    // exec_creation.cpp
+void register_elementwise_execs(ExecTable& t); // exec_elementwise.cpp
+void register_select_execs(ExecTable& t);      // exec_select.cpp
+void register_reduce_execs(ExecTable& t);      // exec_reduce.cpp
+void register_matmul_execs(ExecTable& t);      // exec_matmul.cpp
+void register_misc_execs(ExecTable& t);        // exec_misc.cpp: random, device_print, ...
 
 } // namespace nki::sim

@@ -10,20 +10,20 @@ using namespace nki::ir;
 
 namespace {
 
-void fill(Exec &ex, const Instruction &in, float value) {
+void fill(Exec& ex, const Instruction& in, float value) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View out = ex.output(in, dom);
   float buf[kChunk];
   std::fill(buf, buf + kChunk, value);
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk)
       write_f32(out, pos, lo + c, std::min(kChunk, n - c), buf);
   });
 }
 
 // nl.ndarray and friends: (re)allocates the tensor; an init value fills it.
-void exec_allocate(Exec &ex, const Instruction &in) {
-  const Tensor &t = ex.k.tensor(in.result);
+void exec_allocate(Exec& ex, const Instruction& in) {
+  const Tensor& t = ex.k.tensor(in.result);
   // Shared HBM is allocated once for all SPMD instances.
   if (t.buffer == ir::Buffer::SharedHbm && ex.storage.has(t.id)) return;
   if (!ex.has_attr(in, "value")) {
@@ -33,19 +33,19 @@ void exec_allocate(Exec &ex, const Instruction &in) {
   fill(ex, in, static_cast<float>(ex.attr_num(in, "value", 0)));
 }
 
-void exec_memset(Exec &ex, const Instruction &in) {
+void exec_memset(Exec& ex, const Instruction& in) {
   fill(ex, in, static_cast<float>(ex.attr_num(in, "value", 0)));
 }
 
 // Constants and aliases hold no work: their buffers are their base's, created on first use.
-void exec_nothing(Exec &ex, const Instruction &in) {
+void exec_nothing(Exec& ex, const Instruction& in) {
   if (in.result != kNone) ex.storage.buffer(in.result);
 }
 
 // iota: an affine expression of the tile's axes (and loop variables / program ids), computed
 // in 32-bit integers and cast to the output dtype. "affine" = [c, kind, id, coeff, ...] with
 // kind 0 = loop variable, 1 = program id, 2 = tile axis.
-void exec_iota(Exec &ex, const Instruction &in) {
+void exec_iota(Exec& ex, const Instruction& in) {
   std::vector<int64_t> aff = ex.attr_ints(in, "affine");
   if (aff.empty()) ex.unsupported("iota without its affine expression");
   Domain dom(ex.out_shape(in), in.mask, ex.env);
@@ -64,7 +64,7 @@ void exec_iota(Exec &ex, const Instruction &in) {
       a[id + off] += c;
   }
   int64_t vals[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t v0 = base;
     for (int k = 0; k < r - 1; ++k) v0 += a[k] * pos[k];
     for (int64_t c = 0; c < n; c += kChunk) {
@@ -77,10 +77,10 @@ void exec_iota(Exec &ex, const Instruction &in) {
 
 } // namespace
 
-void register_creation_execs(ExecTable &t) {
-  for (const char *op : {"ndarray", "zeros", "ones", "full", "empty_like", "zeros_like"})
+void register_creation_execs(ExecTable& t) {
+  for (const char* op : {"ndarray", "zeros", "ones", "full", "empty_like", "zeros_like"})
     t.add(op, exec_allocate);
-  for (const char *op : {"shared_constant", "shared_identity_matrix", "reshape", "view"})
+  for (const char* op : {"shared_constant", "shared_identity_matrix", "reshape", "view"})
     t.add(op, exec_nothing);
   t.add("memset", exec_memset);
   t.add("iota", exec_iota);

@@ -13,20 +13,20 @@ using namespace nki::ir;
 
 namespace {
 
-Alu alu_attr(Exec &ex, const Instruction &in, const char *key) {
+Alu alu_attr(Exec& ex, const Instruction& in, const char* key) {
   std::string name = ex.attr_str(in, key);
   auto op = parse_alu(name);
   if (!op) ex.unsupported(in.opcode + "(" + key + "=" + (name.empty() ? "None" : name) + ")");
   return *op;
 }
 
-bool integer_alu(const Instruction &in, Alu op, std::initializer_list<const View *> inputs) {
+bool integer_alu(const Instruction& in, Alu op, std::initializer_list<const View*> inputs) {
   if (alu_is_bitvec(op)) return true;
   return in.engine == Engine::GpSimd &&
          (op == Alu::Add || op == Alu::Subtract || op == Alu::Multiply) && all_int(inputs);
 }
 
-void exec_tensor_tensor(Exec &ex, const Instruction &in) {
+void exec_tensor_tensor(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View x = ex.view(ex.need(in, "x"), dom);
   View y = ex.view(ex.need(in, "y"), dom);
@@ -34,7 +34,7 @@ void exec_tensor_tensor(Exec &ex, const Instruction &in) {
   Alu op = alu_attr(ex, in, "op");
   if (integer_alu(in, op, {&x, &y})) {
     int64_t a[kChunk], b[kChunk];
-    dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
       for (int64_t c = 0; c < n; c += kChunk) {
         int64_t m = std::min(kChunk, n - c);
         read_i64(x, pos, lo + c, m, a, ex);
@@ -46,7 +46,7 @@ void exec_tensor_tensor(Exec &ex, const Instruction &in) {
     return;
   }
   float a[kChunk], b[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(x, pos, lo + c, m, a, ex);
@@ -59,7 +59,7 @@ void exec_tensor_tensor(Exec &ex, const Instruction &in) {
 
 // (data op0 operand0) op1 operand1, operands immediates or (P, 1) columns (tensor_scalar) or
 // a full tile (scalar_tensor_tensor's operand1).
-void two_ops(Exec &ex, const Instruction &in, bool reduce) {
+void two_ops(Exec& ex, const Instruction& in, bool reduce) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View data = ex.view(ex.need(in, "data"), dom);
   Source s0 = ex.source(in, "operand0", dom), s1 = ex.source(in, "operand1", dom);
@@ -69,7 +69,7 @@ void two_ops(Exec &ex, const Instruction &in, bool reduce) {
   bool r0 = ex.attr_num(in, "reverse0", 0) != 0, r1 = ex.attr_num(in, "reverse1", 0) != 0;
   if (alu_is_bitvec(op0) || alu_is_bitvec(op1)) {
     int64_t a[kChunk], b[kChunk];
-    auto apply = [&](Alu op, const Source &s, bool rev, const int64_t *pos, int64_t lo, int64_t m) {
+    auto apply = [&](Alu op, const Source& s, bool rev, const int64_t* pos, int64_t lo, int64_t m) {
       if (op == Alu::Bypass) return;
       if (s.scalar)
         std::fill(b, b + m, static_cast<int64_t>(s.value));
@@ -78,7 +78,7 @@ void two_ops(Exec &ex, const Instruction &in, bool reduce) {
       for (int64_t i = 0; i < m; ++i)
         a[i] = rev ? alu_i64(op, b[i], a[i]) : alu_i64(op, a[i], b[i]);
     };
-    dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
       for (int64_t c = 0; c < n; c += kChunk) {
         int64_t m = std::min(kChunk, n - c);
         read_i64(data, pos, lo + c, m, a, ex);
@@ -92,7 +92,7 @@ void two_ops(Exec &ex, const Instruction &in, bool reduce) {
   PartitionReduce red(ex, in, 1, "add");
   bool reducing = reduce && red.active();
   float a[kChunk], tmp[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(data, pos, lo + c, m, a, ex);
@@ -105,15 +105,15 @@ void two_ops(Exec &ex, const Instruction &in, bool reduce) {
   if (reducing) red.finish();
 }
 
-void exec_tensor_scalar(Exec &ex, const Instruction &in) {
+void exec_tensor_scalar(Exec& ex, const Instruction& in) {
   two_ops(ex, in, false);
 }
-void exec_tensor_scalar_reduce(Exec &ex, const Instruction &in) {
+void exec_tensor_scalar_reduce(Exec& ex, const Instruction& in) {
   two_ops(ex, in, true);
 }
 
 // out = op(data * scale + bias), fp32; optional free-axis reduction into reduce_res.
-void exec_activation(Exec &ex, const Instruction &in) {
+void exec_activation(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View data = ex.view(ex.need(in, "data"), dom);
   const bool scaled = ex.find(in, "scale") != nullptr, biased = ex.find(in, "bias") != nullptr;
@@ -124,7 +124,7 @@ void exec_activation(Exec &ex, const Instruction &in) {
   if (!fn) ex.unsupported("activation(op=" + name + ")");
   PartitionReduce red(ex, in, 0, "add");
   float a[kChunk], tmp[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(data, pos, lo + c, m, a, ex);
@@ -138,12 +138,12 @@ void exec_activation(Exec &ex, const Instruction &in) {
   red.finish();
 }
 
-void exec_reciprocal(Exec &ex, const Instruction &in) {
+void exec_reciprocal(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View data = ex.view(ex.need(in, "data"), dom);
   View out = ex.output(in, dom);
   float a[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(data, pos, lo + c, m, a, ex);
@@ -155,7 +155,7 @@ void exec_reciprocal(Exec &ex, const Instruction &in) {
 
 } // namespace
 
-void register_elementwise_execs(ExecTable &t) {
+void register_elementwise_execs(ExecTable& t) {
   t.add("tensor_tensor", exec_tensor_tensor);
   t.add("tensor_scalar", exec_tensor_scalar);
   t.add("scalar_tensor_tensor", exec_tensor_scalar);

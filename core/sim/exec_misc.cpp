@@ -24,13 +24,13 @@ uint64_t splitmix(uint64_t x) {
 }
 
 // A uniform draw in [0, 1) with 24 random bits (exact in fp32).
-inline float uniform(uint64_t &state) {
+inline float uniform(uint64_t& state) {
   state = splitmix(state);
   return static_cast<float>(state >> 40) * (1.0f / 16777216.0f);
 }
 
-void exec_random_seed(Exec &ex, const Instruction &in) {
-  const Operand &s = ex.need(in, "seed");
+void exec_random_seed(Exec& ex, const Instruction& in) {
+  const Operand& s = ex.need(in, "seed");
   uint64_t seed = 0;
   if (s.is_scalar) {
     seed = static_cast<uint64_t>(static_cast<int64_t>(s.scalar));
@@ -38,7 +38,7 @@ void exec_random_seed(Exec &ex, const Instruction &in) {
     Domain dom(s.ap.tile_shape, in.mask, ex.env);
     View v = ex.view(s, dom);
     int64_t vals[kChunk];
-    dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
       for (int64_t c = 0; c < n; c += kChunk) {
         int64_t m = std::min(kChunk, n - c);
         read_i64(v, pos, lo + c, m, vals, ex);
@@ -49,11 +49,11 @@ void exec_random_seed(Exec &ex, const Instruction &in) {
   ex.rng = splitmix(seed);
 }
 
-void exec_rand(Exec &ex, const Instruction &in) {
+void exec_rand(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View out = ex.output(in, dom);
   float v[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       for (int64_t i = 0; i < m; ++i) v[i] = uniform(ex.rng);
@@ -64,13 +64,13 @@ void exec_rand(Exec &ex, const Instruction &in) {
 
 // Each element is zeroed with probability `prob` (a scalar or a (P, 1) column); kept
 // elements are unscaled.
-void exec_dropout(Exec &ex, const Instruction &in) {
+void exec_dropout(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View data = ex.view(ex.need(in, "data"), dom);
   Source prob = ex.source(in, "prob", dom);
   View out = ex.output(in, dom);
   float v[kChunk], p[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(data, pos, lo + c, m, v, ex);
@@ -82,8 +82,8 @@ void exec_dropout(Exec &ex, const Instruction &in) {
   });
 }
 
-void exec_device_print(Exec &ex, const Instruction &in) {
-  const Operand &x = ex.need(in, "x");
+void exec_device_print(Exec& ex, const Instruction& in) {
+  const Operand& x = ex.need(in, "x");
   Domain dom(x.ap.tile_shape, in.mask, ex.env);
   View v = ex.view(x, dom);
   PrintRecord rec;
@@ -97,7 +97,7 @@ void exec_device_print(Exec &ex, const Instruction &in) {
   rec.values.assign(static_cast<size_t>(count), std::numeric_limits<double>::quiet_NaN());
   const int r = dom.rank();
   float buf[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t flat = 0;
     for (int k = 0; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
     flat = flat * dom.extent(r - 1) + lo;
@@ -118,17 +118,17 @@ void exec_device_print(Exec &ex, const Instruction &in) {
 }
 
 // The rows of operand `role` (one vector per partition, free axes flattened).
-std::vector<std::vector<float>> rows_of(Exec &ex, const Instruction &in, const char *role) {
-  const Operand &o = ex.need(in, role);
+std::vector<std::vector<float>> rows_of(Exec& ex, const Instruction& in, const char* role) {
+  const Operand& o = ex.need(in, role);
   Domain dom(o.ap.tile_shape, {}, ex.env);
   View v = ex.view(o, dom);
   std::vector<std::vector<float>> rows(static_cast<size_t>(dom.extent(0)));
   float buf[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(v, pos, lo + c, m, buf, ex);
-      auto &row = rows[static_cast<size_t>(dom.rank() > 1 ? pos[0] : 0)];
+      auto& row = rows[static_cast<size_t>(dom.rank() > 1 ? pos[0] : 0)];
       row.insert(row.end(), buf, buf + m);
     }
   });
@@ -136,22 +136,22 @@ std::vector<std::vector<float>> rows_of(Exec &ex, const Instruction &in, const c
 }
 
 // Writes rows (one per partition, flattened free axes) into `view` over `dom`.
-void write_rows(const Domain &dom, const View &out, const std::vector<std::vector<float>> &rows) {
+void write_rows(const Domain& dom, const View& out, const std::vector<std::vector<float>>& rows) {
   const int r = dom.rank();
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t flat = 0;
     for (int k = 1; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
     flat = r > 1 ? flat * dom.extent(r - 1) + lo : lo;
-    const auto &row = rows[static_cast<size_t>(r > 1 ? pos[0] : 0)];
+    const auto& row = rows[static_cast<size_t>(r > 1 ? pos[0] : 0)];
     for (int64_t i = 0; i < n; ++i)
       if (flat + i < static_cast<int64_t>(row.size()))
         write_f32(out, pos, lo + i, 1, &row[static_cast<size_t>(flat + i)]);
   });
 }
 
-void exec_max8(Exec &ex, const Instruction &in) {
+void exec_max8(Exec& ex, const Instruction& in) {
   auto rows = rows_of(ex, in, "src");
-  for (auto &row : rows) {
+  for (auto& row : rows) {
     std::partial_sort(row.begin(), row.begin() + std::min<size_t>(8, row.size()), row.end(),
                       [](float a, float b) { return a > b; });
     row.resize(std::min<size_t>(8, row.size()));
@@ -160,7 +160,7 @@ void exec_max8(Exec &ex, const Instruction &in) {
   write_rows(dom, ex.output(in, dom), rows);
 }
 
-void exec_find_index8(Exec &ex, const Instruction &in) {
+void exec_find_index8(Exec& ex, const Instruction& in) {
   auto data = rows_of(ex, in, "data"), vals = rows_of(ex, in, "vals");
   std::vector<std::vector<float>> idx(data.size());
   for (size_t p = 0; p < data.size(); ++p)
@@ -172,7 +172,7 @@ void exec_find_index8(Exec &ex, const Instruction &in) {
   write_rows(dom, ex.output(in, dom), idx);
 }
 
-void exec_match_replace8(Exec &ex, const Instruction &in) {
+void exec_match_replace8(Exec& ex, const Instruction& in) {
   auto data = rows_of(ex, in, "data"), vals = rows_of(ex, in, "vals");
   float imm = static_cast<float>(ex.need(in, "imm").scalar);
   std::vector<std::vector<float>> idx(data.size());
@@ -184,16 +184,16 @@ void exec_match_replace8(Exec &ex, const Instruction &in) {
     }
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   write_rows(dom, ex.output(in, dom), data);
-  if (const Operand *d = ex.find(in, "dst_idx")) {
+  if (const Operand* d = ex.find(in, "dst_idx")) {
     Domain idom(d->ap.tile_shape, {}, ex.env);
     write_rows(idom, ex.view(*d, idom), idx);
   }
 }
 
 // For each element, the start and end (exclusive) of the run of equal segment ids it is in.
-void exec_sequence_bounds(Exec &ex, const Instruction &in) {
+void exec_sequence_bounds(Exec& ex, const Instruction& in) {
   auto ids = rows_of(ex, in, "segment_ids");
-  const std::vector<float> &s = ids.at(0);
+  const std::vector<float>& s = ids.at(0);
   const size_t n = s.size();
   std::vector<std::vector<float>> out(1, std::vector<float>(2 * n));
   for (size_t i = 0; i < n;) {
@@ -209,7 +209,7 @@ void exec_sequence_bounds(Exec &ex, const Instruction &in) {
 
 } // namespace
 
-void register_misc_execs(ExecTable &t) {
+void register_misc_execs(ExecTable& t) {
   t.add("random_seed", exec_random_seed);
   t.add("rand", exec_rand);
   t.add("dropout", exec_dropout);

@@ -17,11 +17,11 @@ using namespace nki::ir;
 namespace {
 
 // dst <- src over the destination's tile (masked), optionally dst = dst op src.
-void copy_into(Exec &ex, const Domain &dom, const View &dst, const View &src, bool through_f32,
-               const Alu *rmw = nullptr) {
+void copy_into(Exec& ex, const Domain& dom, const View& dst, const View& src, bool through_f32,
+               const Alu* rmw = nullptr) {
   const bool bits = !through_f32 && !rmw && dst.dtype == src.dtype;
   float a[kChunk], b[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       if (bits) {
@@ -38,27 +38,27 @@ void copy_into(Exec &ex, const Domain &dom, const View &dst, const View &src, bo
   });
 }
 
-void copy_exec(Exec &ex, const Instruction &in, const char *src_role, bool through_f32) {
+void copy_exec(Exec& ex, const Instruction& in, const char* src_role, bool through_f32) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View dst = ex.output(in, dom);
   View src = ex.view(ex.need(in, src_role), dom);
   copy_into(ex, dom, dst, src, through_f32);
 }
 
-void exec_load(Exec &ex, const Instruction &in) {
+void exec_load(Exec& ex, const Instruction& in) {
   copy_exec(ex, in, "src", false);
 }
-void exec_store(Exec &ex, const Instruction &in) {
+void exec_store(Exec& ex, const Instruction& in) {
   copy_exec(ex, in, ex.find(in, "value") ? "value" : "src", false);
 }
 
-void exec_tensor_copy(Exec &ex, const Instruction &in) {
+void exec_tensor_copy(Exec& ex, const Instruction& in) {
   // The Scalar engine copies through fp32 (NeuronCore-v2); Vector and GpSimd are bit-exact
   // when the dtype does not change.
   copy_exec(ex, in, "src", in.engine == Engine::Scalar);
 }
 
-void exec_dma_copy(Exec &ex, const Instruction &in) {
+void exec_dma_copy(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View dst = ex.output(in, dom);
   View src = ex.view(ex.need(in, ex.find(in, "src") ? "src" : "value"), dom);
@@ -76,15 +76,15 @@ void exec_dma_copy(Exec &ex, const Instruction &in) {
 
 // A view of a source laid out in its own tile order, re-indexed as the output's axes: output
 // axis k runs along source axis perm[k].
-View permuted(const View &src, const std::vector<int64_t> &perm, int out_rank) {
+View permuted(const View& src, const std::vector<int64_t>& perm, int out_rank) {
   View v = src;
   v.rank = out_rank;
   for (int k = 0; k < out_rank; ++k) v.stride[k] = src.stride[perm[k]];
   return v;
 }
 
-void transpose_copy(Exec &ex, const Instruction &in, std::vector<int64_t> perm) {
-  const Operand &s = ex.need(in, "src");
+void transpose_copy(Exec& ex, const Instruction& in, std::vector<int64_t> perm) {
+  const Operand& s = ex.need(in, "src");
   std::vector<int64_t> out_shape = ex.out_shape(in);
   if (perm.size() != s.ap.tile_shape.size()) { // a 1-D load_transpose2d is a plain copy
     perm.clear();
@@ -97,25 +97,25 @@ void transpose_copy(Exec &ex, const Instruction &in, std::vector<int64_t> perm) 
   copy_into(ex, dom, dst, src, false);
 }
 
-void exec_load_transpose2d(Exec &ex, const Instruction &in) {
+void exec_load_transpose2d(Exec& ex, const Instruction& in) {
   transpose_copy(ex, in, {1, 0});
 }
-void exec_dma_transpose(Exec &ex, const Instruction &in) {
+void exec_dma_transpose(Exec& ex, const Instruction& in) {
   transpose_copy(ex, in, ex.attr_ints(in, "axes"));
 }
 
 // gather_flattened: out[p, i...] = data[p, :].flatten()[indices[p, i...]].
-void exec_gather_flattened(Exec &ex, const Instruction &in) {
-  const Operand &d = ex.need(in, "data");
-  const std::vector<int64_t> &ds = d.ap.tile_shape;
+void exec_gather_flattened(Exec& ex, const Instruction& in) {
+  const Operand& d = ex.need(in, "data");
+  const std::vector<int64_t>& ds = d.ap.tile_shape;
   int64_t parts = ds.empty() ? 1 : ds[0], free = 1;
   for (size_t i = 1; i < ds.size(); ++i) free *= ds[i];
   // The data tile, row-major, as fp32.
   std::vector<float> data(static_cast<size_t>(parts * free));
   Domain ddom(ds, {}, ex.env);
   View dv = ex.view(d, ddom);
-  float *w = data.data();
-  ddom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  float* w = data.data();
+  ddom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     read_f32(dv, pos, lo, n, w, ex);
     w += n;
   });
@@ -124,7 +124,7 @@ void exec_gather_flattened(Exec &ex, const Instruction &in) {
   View idx = ex.view(ex.need(in, "indices"), dom);
   int64_t iv[kChunk];
   float vals[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t p = dom.rank() > 1 ? pos[0] : 0;
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
@@ -140,13 +140,13 @@ void exec_gather_flattened(Exec &ex, const Instruction &in) {
 }
 
 // atomic_rmw: dst[idx] += value, one element at a time (repeated indices accumulate).
-void exec_atomic_rmw(Exec &ex, const Instruction &in) {
+void exec_atomic_rmw(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View dst = ex.output(in, dom);
   Source val = ex.source(in, "value", dom);
   auto op = parse_alu(ex.attr_str(in, "op", "add"));
   if (!op) ex.unsupported("atomic_rmw(op=" + ex.attr_str(in, "op") + ")");
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t i = 0; i < n; ++i) {
       float a, b;
       ex.read(val, pos, lo + i, 1, &a);
@@ -159,7 +159,7 @@ void exec_atomic_rmw(Exec &ex, const Instruction &in) {
 
 } // namespace
 
-void register_movement_execs(ExecTable &t) {
+void register_movement_execs(ExecTable& t) {
   t.add("load", exec_load);
   t.add("store", exec_store);
   t.add("dma_copy", exec_dma_copy);

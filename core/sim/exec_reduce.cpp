@@ -14,7 +14,7 @@ using namespace nki::ir;
 
 namespace {
 
-float fold_run(Alu op, float acc, const float *v, int64_t n) {
+float fold_run(Alu op, float acc, const float* v, int64_t n) {
   if (op == Alu::Add || op == Alu::Maximum || op == Alu::Minimum) {
     const float id = alu_identity(op);
     float lane[8] = {id, id, id, id, id, id, id, id};
@@ -40,14 +40,14 @@ float fold_run(Alu op, float acc, const float *v, int64_t n) {
 }
 
 // Writes acc[flat] for every touched flat position of the output (row-major over its shape).
-void write_touched(Exec &ex, const Instruction &in, const std::vector<float> &acc,
-                   const std::vector<uint8_t> &touched) {
+void write_touched(Exec& ex, const Instruction& in, const std::vector<float>& acc,
+                   const std::vector<uint8_t>& touched) {
   bool all = std::all_of(touched.begin(), touched.end(), [](uint8_t t) { return t != 0; });
   std::vector<int64_t> shape = ex.out_shape(in);
   Domain dom(shape, {}, ex.env);
   View out = ex.output(in, dom, all);
   const int r = dom.rank();
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t flat = 0;
     for (int k = 0; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
     flat = flat * dom.extent(r - 1) + lo;
@@ -65,9 +65,9 @@ void write_touched(Exec &ex, const Instruction &in, const std::vector<float> &ac
   });
 }
 
-void exec_tensor_reduce(Exec &ex, const Instruction &in) {
-  const Operand &d = ex.need(in, "data");
-  const std::vector<int64_t> &s = d.ap.tile_shape;
+void exec_tensor_reduce(Exec& ex, const Instruction& in) {
+  const Operand& d = ex.need(in, "data");
+  const std::vector<int64_t>& s = d.ap.tile_shape;
   Domain dom(s, in.mask, ex.env);
   View data = ex.view(d, dom);
   std::string name = ex.attr_str(in, "op");
@@ -89,7 +89,7 @@ void exec_tensor_reduce(Exec &ex, const Instruction &in) {
                             *op == Alu::BitwiseAnd ? -1 : 0);
   float v[kChunk];
   int64_t iv[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t base = 0;
     for (int k = 0; k < r - 1; ++k) base += ostride[k] * pos[k];
     const int64_t is = ostride[r - 1];
@@ -120,13 +120,13 @@ void exec_tensor_reduce(Exec &ex, const Instruction &in) {
   if (bitvec)
     for (size_t i = 0; i < acc.size(); ++i) acc[i] = static_cast<float>(iacc[i]);
   if (ex.attr_num(in, "negate", 0) != 0)
-    for (float &x : acc) x = -x;
+    for (float& x : acc) x = -x;
   write_touched(ex, in, acc, touched);
 }
 
 // Reduction across partitions: out[0, f...] = op over p of data[p, f...].
-void exec_tensor_partition_reduce(Exec &ex, const Instruction &in) {
-  const Operand &d = ex.need(in, "data");
+void exec_tensor_partition_reduce(Exec& ex, const Instruction& in) {
+  const Operand& d = ex.need(in, "data");
   Domain dom(d.ap.tile_shape, in.mask, ex.env);
   View data = ex.view(d, dom);
   auto op = parse_alu(ex.attr_str(in, "op"));
@@ -137,7 +137,7 @@ void exec_tensor_partition_reduce(Exec &ex, const Instruction &in) {
   std::vector<float> acc(static_cast<size_t>(count), alu_identity(*op));
   std::vector<uint8_t> touched(static_cast<size_t>(count), 0);
   float v[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t flat = 0;
     for (int k = 1; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
     flat = r > 1 ? flat * dom.extent(r - 1) + lo : 0;
@@ -159,7 +159,7 @@ void exec_tensor_partition_reduce(Exec &ex, const Instruction &in) {
 }
 
 // r[p, 0] = op1(op0(data0[p, 0], initial[p]), data1[p, 0]); r[p, i] uses r[p, i-1].
-void exec_tensor_tensor_scan(Exec &ex, const Instruction &in) {
+void exec_tensor_tensor_scan(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View d0 = ex.view(ex.need(in, "data0"), dom), d1 = ex.view(ex.need(in, "data1"), dom);
   Source init = ex.source(in, "initial", dom);
@@ -170,7 +170,7 @@ void exec_tensor_tensor_scan(Exec &ex, const Instruction &in) {
   std::vector<float> state(static_cast<size_t>(dom.extent(0)));
   std::vector<uint8_t> started(state.size(), 0);
   float a[kChunk], b[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     size_t p = static_cast<size_t>(dom.rank() > 1 ? pos[0] : 0);
     if (!started[p]) {
       ex.read(init, pos, lo, 1, &state[p]);
@@ -199,8 +199,8 @@ struct Rows {
   std::vector<std::vector<int64_t>> index;
 };
 
-Rows gather_rows(Exec &ex, const Instruction &in) {
-  const Operand &d = ex.need(in, "data");
+Rows gather_rows(Exec& ex, const Instruction& in) {
+  const Operand& d = ex.need(in, "data");
   Domain dom(d.ap.tile_shape, in.mask, ex.env);
   View data = ex.view(d, dom);
   Rows rows;
@@ -208,7 +208,7 @@ Rows gather_rows(Exec &ex, const Instruction &in) {
   rows.index.resize(rows.values.size());
   const int r = dom.rank();
   float v[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     size_t p = static_cast<size_t>(r > 1 ? pos[0] : 0);
     int64_t flat = 0;
     for (int k = 1; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
@@ -226,7 +226,7 @@ Rows gather_rows(Exec &ex, const Instruction &in) {
 }
 
 // Per partition: (count, mean, variance·count) of the even-indexed and the odd-indexed elements.
-void exec_bn_stats(Exec &ex, const Instruction &in) {
+void exec_bn_stats(Exec& ex, const Instruction& in) {
   Rows rows = gather_rows(ex, in);
   std::vector<float> acc(rows.values.size() * 6, 0.0f);
   std::vector<uint8_t> touched(acc.size(), 0);
@@ -252,12 +252,12 @@ void exec_bn_stats(Exec &ex, const Instruction &in) {
 }
 
 // Per partition: mean and variance from (count, mean, variance·count) triples.
-void exec_bn_aggr(Exec &ex, const Instruction &in) {
+void exec_bn_aggr(Exec& ex, const Instruction& in) {
   Rows rows = gather_rows(ex, in);
   std::vector<float> acc(rows.values.size() * 2, 0.0f);
   std::vector<uint8_t> touched(acc.size(), 0);
   for (size_t p = 0; p < rows.values.size(); ++p) {
-    const std::vector<float> &v = rows.values[p];
+    const std::vector<float>& v = rows.values[p];
     if (v.size() < 3) continue;
     float n = 0, weighted = 0;
     for (size_t i = 0; i + 2 < v.size(); i += 3) n += v[i], weighted += v[i] * v[i + 1];
@@ -275,7 +275,7 @@ void exec_bn_aggr(Exec &ex, const Instruction &in) {
 
 // loop_reduce: the result accumulates `data` across the iterations of the given loops (the
 // first iteration of all of them copies).
-void exec_loop_reduce(Exec &ex, const Instruction &in) {
+void exec_loop_reduce(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View data = ex.view(ex.need(in, "data"), dom);
   auto op = parse_alu(ex.attr_str(in, "op"));
@@ -286,7 +286,7 @@ void exec_loop_reduce(Exec &ex, const Instruction &in) {
       first = false;
   View out = first || in.result == kNone ? ex.output(in, dom) : ex.tensor_view(in.result, dom);
   float a[kChunk], b[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(data, pos, lo + c, m, a, ex);
@@ -301,7 +301,7 @@ void exec_loop_reduce(Exec &ex, const Instruction &in) {
 
 } // namespace
 
-void register_reduce_execs(ExecTable &t) {
+void register_reduce_execs(ExecTable& t) {
   t.add("tensor_reduce", exec_tensor_reduce);
   t.add("tensor_partition_reduce", exec_tensor_partition_reduce);
   t.add("tensor_tensor_scan", exec_tensor_tensor_scan);

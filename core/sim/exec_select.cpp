@@ -12,7 +12,7 @@ using namespace nki::ir;
 
 namespace {
 
-bool cmp_holds(const std::string &op, double a, double b) {
+bool cmp_holds(const std::string& op, double a, double b) {
   if (op == "<" || op == "less") return a < b;
   if (op == "<=" || op == "less_equal") return a <= b;
   if (op == ">" || op == "greater") return a > b;
@@ -22,13 +22,13 @@ bool cmp_holds(const std::string &op, double a, double b) {
   return false;
 }
 
-void exec_select(Exec &ex, const Instruction &in) {
+void exec_select(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View pred = ex.view(ex.need(in, "predicate"), dom);
   Source t = ex.source(in, "on_true", dom), f = ex.source(in, "on_false", dom);
   View out = ex.output(in, dom);
   float p[kChunk], a[kChunk], b[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(pred, pos, lo + c, m, p, ex);
@@ -41,7 +41,7 @@ void exec_select(Exec &ex, const Instruction &in) {
 }
 
 // out = (affine(t) <cmp> 0) ? on_true : on_false_value; "affine" = [c, kind, id, coeff, ...].
-void exec_affine_select(Exec &ex, const Instruction &in) {
+void exec_affine_select(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View x = ex.view(ex.need(in, "on_true_tile"), dom);
   float fv = static_cast<float>(ex.need(in, "on_false_value").scalar);
@@ -61,7 +61,7 @@ void exec_affine_select(Exec &ex, const Instruction &in) {
   }
   const int r = dom.rank();
   float v[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t v0 = base;
     for (int k = 0; k < r - 1; ++k) v0 += a[k] * pos[k];
     for (int64_t c = 0; c < n; c += kChunk) {
@@ -76,7 +76,7 @@ void exec_affine_select(Exec &ex, const Instruction &in) {
 
 // Keeps elements whose free index (plus range_start) satisfies both comparisons with the
 // partition's bounds; optional max-reduce of the result into reduce_res.
-void exec_range_select(Exec &ex, const Instruction &in) {
+void exec_range_select(Exec& ex, const Instruction& in) {
   std::vector<int64_t> shape = ex.out_shape(in);
   Domain dom(shape, in.mask, ex.env);
   View x = ex.view(ex.need(in, "on_true_tile"), dom);
@@ -88,7 +88,7 @@ void exec_range_select(Exec &ex, const Instruction &in) {
   PartitionReduce red(ex, in, 1, "maximum");
   const int r = dom.rank();
   float v[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     float lo_b, hi_b;
     ex.read(b0, pos, lo, 1, &lo_b);
     ex.read(b1, pos, lo, 1, &hi_b);
@@ -110,7 +110,7 @@ void exec_range_select(Exec &ex, const Instruction &in) {
 }
 
 // dst = predicate ? on_true : on_false (reverse_pred flips it); optional max-reduce.
-void exec_select_reduce(Exec &ex, const Instruction &in) {
+void exec_select_reduce(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View pred = ex.view(ex.need(in, "predicate"), dom);
   Source t = ex.source(in, "on_true", dom), f = ex.source(in, "on_false", dom);
@@ -118,7 +118,7 @@ void exec_select_reduce(Exec &ex, const Instruction &in) {
   bool rev = ex.attr_num(in, "reverse_pred", 0) != 0;
   PartitionReduce red(ex, in, 1, "maximum");
   float p[kChunk], a[kChunk], b[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(pred, pos, lo + c, m, p, ex);
@@ -133,14 +133,14 @@ void exec_select_reduce(Exec &ex, const Instruction &in) {
 }
 
 // dst = src where the predicate holds (flipped by reverse_pred); elsewhere dst is unchanged.
-void exec_tensor_copy_predicated(Exec &ex, const Instruction &in) {
+void exec_tensor_copy_predicated(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View pred = ex.view(ex.need(in, "predicate"), dom);
   Source src = ex.source(in, "src", dom);
   View out = ex.output(in, dom);
   bool rev = ex.attr_num(in, "reverse_pred", 0) != 0;
   float p[kChunk];
-  dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(pred, pos, lo + c, m, p, ex);
@@ -157,7 +157,7 @@ void exec_tensor_copy_predicated(Exec &ex, const Instruction &in) {
 
 } // namespace
 
-void register_select_execs(ExecTable &t) {
+void register_select_execs(ExecTable& t) {
   t.add("select", exec_select);
   t.add("affine_select", exec_affine_select);
   t.add("range_select", exec_range_select);

@@ -11,8 +11,8 @@
 namespace nki::sim {
 
 /// a[i] = a[i] op s[i] (or s[i] op a[i] when `reverse`), `s` read from its Source for the run.
-inline void apply_op(Exec &ex, Alu op, const Source &s, bool reverse, float *a, const int64_t *pos,
-                     int64_t lo, int64_t n, float *tmp) {
+inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, float* a, const int64_t* pos,
+                     int64_t lo, int64_t n, float* tmp) {
   if (alu_is_unary(op)) {
     alu_f32_scalar(op, a, 0.0f, false, a, n);
     return;
@@ -38,7 +38,7 @@ inline void apply_op(Exec &ex, Alu op, const Source &s, bool reverse, float *a, 
 /// them (`reduce_cmd`): reset, reduce (accumulate), reset_reduce, idle.
 class PartitionReduce {
 public:
-  PartitionReduce(Exec &ex, const ir::Instruction &in, int engine_slot, const char *default_op)
+  PartitionReduce(Exec& ex, const ir::Instruction& in, int engine_slot, const char* default_op)
       : ex_(ex), acc_(ex.accumulator[engine_slot]) {
     std::string name = ex.attr_str(in, "reduce_op", default_op);
     auto op = parse_alu(name);
@@ -52,7 +52,7 @@ public:
   }
   bool active() const { return active_; }
   /// Folds the run's values into partition `p`'s register, in order.
-  void add(int64_t p, const float *v, int64_t n) {
+  void add(int64_t p, const float* v, int64_t n) {
     if (!active_ || p < 0 || p >= 128) return;
     float a = acc_[p];
     for (int64_t i = 0; i < n; ++i) a = alu_one(op_, a, v[i]);
@@ -65,7 +65,7 @@ public:
     if (!active_ || !res_) return;
     Domain dom(res_->ap.tile_shape, {}, ex_.env);
     View v = ex_.view(*res_, dom);
-    dom.for_each_run([&](const int64_t *pos, int64_t lo, int64_t n) {
+    dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
       int64_t p = dom.rank() > 1 ? pos[0] : lo;
       if (p >= static_cast<int64_t>(touched_.size()) || !touched_[static_cast<size_t>(p)]) return;
       for (int64_t i = 0; i < n; ++i) write_f32(v, pos, lo + i, 1, &acc_[p]);
@@ -73,18 +73,18 @@ public:
   }
 
 private:
-  Exec &ex_;
-  float *acc_;
+  Exec& ex_;
+  float* acc_;
   Alu op_ = Alu::Add;
   std::string cmd_;
-  const ir::Operand *res_ = nullptr;
+  const ir::Operand* res_ = nullptr;
   bool active_ = false;
   std::vector<uint8_t> touched_;
 };
 
 /// Whether all of `views` hold integer dtypes.
-inline bool all_int(std::initializer_list<const View *> views) {
-  for (const View *v : views)
+inline bool all_int(std::initializer_list<const View*> views) {
+  for (const View* v : views)
     if (v && ir::dtype_is_float(v->dtype)) return false;
   return true;
 }

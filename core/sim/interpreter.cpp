@@ -6,11 +6,11 @@ namespace nki::sim {
 
 using namespace nki::ir;
 
-Interpreter::Interpreter(const Kernel &k, Storage &storage, RunLog &log, const SimOptions &opts)
+Interpreter::Interpreter(const Kernel& k, Storage& storage, RunLog& log, const SimOptions& opts)
     : k_(k), opts_(opts), ex_(k, storage, log) {
-  const ExecTable &table = exec_table();
+  const ExecTable& table = exec_table();
   fns_.resize(k.instructions().size(), nullptr);
-  for (const Instruction &in : k.instructions()) {
+  for (const Instruction& in : k.instructions()) {
     ExecFn f = table.find(in.opcode);
     if (!f) err_not_supported(in.opcode, in.loc);
     fns_[static_cast<size_t>(in.id)] = f;
@@ -18,12 +18,12 @@ Interpreter::Interpreter(const Kernel &k, Storage &storage, RunLog &log, const S
   ex_.env.iv.assign(k.loop_axes().size(), 0);
 }
 
-void Interpreter::run_instance(const std::vector<int64_t> &pid) {
+void Interpreter::run_instance(const std::vector<int64_t>& pid) {
   ex_.env.pid = pid;
   if (k_.root() != kNone) region(k_.region(k_.root()));
 }
 
-void Interpreter::region(const Region &r) {
+void Interpreter::region(const Region& r) {
   switch (r.kind) {
   case RegionKind::LoopScope:
     loop(r);
@@ -37,11 +37,11 @@ void Interpreter::region(const Region &r) {
   }
 }
 
-void Interpreter::body(const Region &r) {
+void Interpreter::body(const Region& r) {
   bool after_if = false, if_taken = false;
-  for (const Item &it : r.body) {
+  for (const Item& it : r.body) {
     if (it.kind == Item::Kind::Inst) {
-      const Instruction &in = k_.inst(it.id);
+      const Instruction& in = k_.inst(it.id);
       ex_.cur = &in;
       ++ex_.seq;
       ex_.pool.clear();
@@ -50,7 +50,7 @@ void Interpreter::body(const Region &r) {
       after_if = false;
       continue;
     }
-    const Region &child = k_.region(it.id);
+    const Region& child = k_.region(it.id);
     if (child.kind == RegionKind::IfScope) {
       bool take;
       if (child.payload.is_else) {
@@ -69,7 +69,7 @@ void Interpreter::body(const Region &r) {
   }
 }
 
-int64_t Interpreter::read_scalar(const AccessPattern &ap, double *as_float) {
+int64_t Interpreter::read_scalar(const AccessPattern& ap, double* as_float) {
   Domain dom(ap.tile_shape, {}, ex_.env);
   View v =
       resolve(ex_.storage, k_, ap, dom, ex_.env, ex_.cur ? ex_.cur->loc : SourceLoc{}, ex_.pool);
@@ -82,9 +82,9 @@ int64_t Interpreter::read_scalar(const AccessPattern &ap, double *as_float) {
   return i;
 }
 
-void Interpreter::loop(const Region &r) {
-  const LoopAxis &a = k_.loop_axis(r.payload.axis);
-  int64_t &iv = ex_.env.iv.at(static_cast<size_t>(r.payload.axis));
+void Interpreter::loop(const Region& r) {
+  const LoopAxis& a = k_.loop_axis(r.payload.axis);
+  int64_t& iv = ex_.env.iv.at(static_cast<size_t>(r.payload.axis));
   if (a.tag == LoopAxis::Tag::DynamicAxis) {
     int64_t trip = read_scalar(a.dynamic_trip);
     if (trip < 1) {
@@ -104,8 +104,8 @@ void Interpreter::loop(const Region &r) {
   }
 }
 
-void Interpreter::while_loop(const Region &r) {
-  const ScalarCondition &c = r.payload.condition;
+void Interpreter::while_loop(const Region& r) {
+  const ScalarCondition& c = r.payload.condition;
   for (int64_t n = 1;; ++n) {
     body(r);
     bool go;

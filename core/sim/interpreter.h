@@ -20,18 +20,18 @@ class Interpreter {
 public:
   /// Raises "not supported in the simulator yet: <opcode>" for the first instruction whose
   /// opcode has no executor.
-  Interpreter(const ir::Kernel &k, Storage &storage, RunLog &log, const SimOptions &opts);
+  Interpreter(const ir::Kernel& k, Storage& storage, RunLog& log, const SimOptions& opts);
   /// Runs the kernel body for the instance with program ids `pid`.
-  void run_instance(const std::vector<int64_t> &pid);
+  void run_instance(const std::vector<int64_t>& pid);
 
 private:
-  void region(const ir::Region &r);
-  void body(const ir::Region &r);
-  void loop(const ir::Region &r);
-  void while_loop(const ir::Region &r);
-  int64_t read_scalar(const ir::AccessPattern &ap, double *as_float = nullptr);
+  void region(const ir::Region& r);
+  void body(const ir::Region& r);
+  void loop(const ir::Region& r);
+  void while_loop(const ir::Region& r);
+  int64_t read_scalar(const ir::AccessPattern& ap, double* as_float = nullptr);
 
-  const ir::Kernel &k_;
+  const ir::Kernel& k_;
   SimOptions opts_;
   Exec ex_;
   std::vector<ExecFn> fns_; ///< by instruction id

@@ -12,7 +12,7 @@ using util::Json;
 
 namespace {
 
-SourceLoc loc_of(const Json &j) {
+SourceLoc loc_of(const Json& j) {
   SourceLoc l;
   if (!j.is_object()) return l;
   l.file = j["file"].is_string() ? j["file"].string() : "";
@@ -21,10 +21,10 @@ SourceLoc loc_of(const Json &j) {
   return l;
 }
 
-AffineExpr expr_of(const Json &j) {
+AffineExpr expr_of(const Json& j) {
   AffineExpr e(j["const"].integer());
-  for (const Json &t : j["terms"].array()) {
-    const std::string &v = t["var"].string();
+  for (const Json& t : j["terms"].array()) {
+    const std::string& v = t["var"].string();
     VarKind kind = v == "loop"         ? VarKind::LoopIv
                    : v == "program_id" ? VarKind::ProgramId
                                        : VarKind::TileAxis;
@@ -33,10 +33,10 @@ AffineExpr expr_of(const Json &j) {
   return e;
 }
 
-AccessPattern access_of(const Json &j) {
+AccessPattern access_of(const Json& j) {
   AccessPattern ap;
   ap.tensor = static_cast<TensorId>(j["tensor"].integer());
-  for (const Json &e : j["index"].array()) ap.index.push_back(expr_of(e));
+  for (const Json& e : j["index"].array()) ap.index.push_back(expr_of(e));
   ap.tile_shape = j["tile_shape"].int_list();
   if (j.has("indirect")) {
     ap.indirect_dim = static_cast<int>(j["indirect"]["dim"].integer());
@@ -45,7 +45,7 @@ AccessPattern access_of(const Json &j) {
   return ap;
 }
 
-CmpOp cmp_of(const std::string &s) {
+CmpOp cmp_of(const std::string& s) {
   if (s == "<") return CmpOp::Lt;
   if (s == "<=") return CmpOp::Le;
   if (s == ">") return CmpOp::Gt;
@@ -54,22 +54,22 @@ CmpOp cmp_of(const std::string &s) {
   return CmpOp::Ne;
 }
 
-Predicate predicate_of(const Json &j) {
+Predicate predicate_of(const Json& j) {
   Predicate p;
   if (!j.is_array()) return p;
-  for (const Json &c : j.array())
+  for (const Json& c : j.array())
     p.terms.push_back({expr_of(c["lhs"]), cmp_of(c["op"].string()), expr_of(c["rhs"])});
   return p;
 }
 
-Engine engine_of(const std::string &s) {
+Engine engine_of(const std::string& s) {
   for (Engine e :
        {Engine::Dma, Engine::Tensor, Engine::Vector, Engine::Scalar, Engine::GpSimd, Engine::Sync})
     if (s == engine_name(e)) return e;
   return Engine::None;
 }
 
-RegionKind kind_of(const std::string &s) {
+RegionKind kind_of(const std::string& s) {
   for (RegionKind k : {RegionKind::KernelScope, RegionKind::FunctionScope, RegionKind::LoopScope,
                        RegionKind::IfScope, RegionKind::WhileScope, RegionKind::AllocationScope,
                        RegionKind::ScopeRegion})
@@ -77,7 +77,7 @@ RegionKind kind_of(const std::string &s) {
   throw std::invalid_argument("unknown region kind '" + s + "'");
 }
 
-AttrValue attr_of(const Json &j) {
+AttrValue attr_of(const Json& j) {
   if (j.is_string()) return j.string();
   if (j.is_array()) return j.int_list();
   if (j.is_bool()) return int64_t{j.boolean() ? 1 : 0};
@@ -88,11 +88,11 @@ AttrValue attr_of(const Json &j) {
 
 class Reader {
 public:
-  explicit Reader(const Json &doc) : doc_(doc), b_(*k_) {}
+  explicit Reader(const Json& doc) : doc_(doc), b_(*k_) {}
 
   std::unique_ptr<Kernel> read() {
     b_.set_kernel_info(doc_["kernel"].string(), doc_["grid"].int_list(), loc_of(doc_["loc"]));
-    for (const Json &a : doc_["loop_axes"].array()) {
+    for (const Json& a : doc_["loop_axes"].array()) {
       LoopAxis ax;
       ax.name = a["name"].string();
       ax.tag = a["tag"].string() == "DynamicAxis" ? LoopAxis::Tag::DynamicAxis
@@ -110,9 +110,9 @@ public:
     }
     if (!doc_["body"].is_null()) region(doc_["body"]);
     tensors_up_to(static_cast<TensorId>(doc_["tensors"].size()) - 1);
-    for (const Json &p : doc_["params"].array()) b_.add_param(static_cast<TensorId>(p.integer()));
+    for (const Json& p : doc_["params"].array()) b_.add_param(static_cast<TensorId>(p.integer()));
     std::vector<TensorId> outs;
-    for (const Json &o : doc_["outputs"].array())
+    for (const Json& o : doc_["outputs"].array())
       outs.push_back(static_cast<TensorId>(o.integer()));
     b_.set_outputs(std::move(outs));
     return std::move(k_);
@@ -121,9 +121,9 @@ public:
 private:
   // Creates the tensors with ids up to `last`, each in its allocating region.
   void tensors_up_to(TensorId last) {
-    const auto &all = doc_["tensors"].array();
+    const auto& all = doc_["tensors"].array();
     while (next_tensor_ <= last && next_tensor_ < static_cast<TensorId>(all.size())) {
-      const Json &j = all[static_cast<size_t>(next_tensor_)];
+      const Json& j = all[static_cast<size_t>(next_tensor_)];
       Tensor t;
       t.name = j["name"].string();
       t.shape = j["shape"].int_list();
@@ -140,7 +140,7 @@ private:
       t.alias_of = static_cast<TensorId>(j.get_int("alias_of", kNone));
       t.partition_dim = static_cast<int>(j.get_int("partition_dim", 0));
       if (j["constant"].is_array())
-        for (const Json &v : j["constant"].array()) t.constant.push_back(v.number());
+        for (const Json& v : j["constant"].array()) t.constant.push_back(v.number());
       RegionId saved = b_.insertion_region();
       SourceLoc saved_loc = b_.loc();
       int64_t r = j.get_int("region", kNone);
@@ -154,14 +154,14 @@ private:
     }
   }
 
-  void region(const Json &j) {
+  void region(const Json& j) {
     RegionPayload p;
     p.name = j.get_string("name");
     p.axis = static_cast<LoopAxisId>(j.get_int("axis", kNone));
     p.predicate = predicate_of(j["predicate"]);
     p.is_else = j.has("else") && j["else"].boolean();
     if (j.has("condition")) {
-      const Json &c = j["condition"];
+      const Json& c = j["condition"];
       p.condition.scalar = access_of(c["scalar"]);
       p.condition.op = cmp_of(c["op"].string());
       p.condition.rhs = c["rhs"].number();
@@ -176,7 +176,7 @@ private:
     regions_[static_cast<RegionId>(j["region"].integer())] = id;
     if (p.axis != kNone) b_.attach_axis(p.axis, id);
     b_.set_insertion_region(id);
-    for (const Json &item : j["body"].array()) {
+    for (const Json& item : j["body"].array()) {
       if (item.has("region"))
         region(item);
       else
@@ -185,13 +185,13 @@ private:
     b_.set_insertion_region(saved);
   }
 
-  void instruction(const Json &j) {
+  void instruction(const Json& j) {
     Instruction in;
     in.opcode = j["opcode"].string();
     in.engine = engine_of(j["engine"].string());
     TensorId top = kNone;
     if (j.has("result")) in.result = top = static_cast<TensorId>(j["result"].integer());
-    for (const Json &o : j["operands"].array()) {
+    for (const Json& o : j["operands"].array()) {
       Operand op;
       op.role = o["role"].string();
       if (o.has("scalar")) {
@@ -204,7 +204,7 @@ private:
       }
       in.operands.push_back(std::move(op));
     }
-    for (const auto &[key, v] : j["attrs"].members()) in.attrs.push_back({key, attr_of(v)});
+    for (const auto& [key, v] : j["attrs"].members()) in.attrs.push_back({key, attr_of(v)});
     in.mask = predicate_of(j["mask"]);
     tensors_up_to(top);
     b_.set_loc(loc_of(j["loc"]));
@@ -212,7 +212,7 @@ private:
     b_.create_inst(std::move(in));
   }
 
-  const Json &doc_;
+  const Json& doc_;
   std::unique_ptr<Kernel> k_ = std::make_unique<Kernel>();
   IRBuilder b_;
   std::map<RegionId, RegionId> regions_;

@@ -12,7 +12,7 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 struct Name {
-  const char *name;
+  const char* name;
   Alu op;
 };
 constexpr Name kAluNames[] = {
@@ -133,23 +133,23 @@ inline float one(Alu op, float a, float b) {
   }
 }
 
-template <typename F> inline void map2(const float *a, const float *b, float *o, int64_t n, F f) {
+template <typename F> inline void map2(const float* a, const float* b, float* o, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
 }
-template <typename F> inline void map1(const float *a, float *o, int64_t n, F f) {
+template <typename F> inline void map1(const float* a, float* o, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
 }
 
 } // namespace
 
-std::optional<Alu> parse_alu(const std::string &name) {
-  for (const auto &e : kAluNames)
+std::optional<Alu> parse_alu(const std::string& name) {
+  for (const auto& e : kAluNames)
     if (name == e.name) return e.op;
   return std::nullopt;
 }
 
-const char *alu_name(Alu op) {
-  for (const auto &e : kAluNames)
+const char* alu_name(Alu op) {
+  for (const auto& e : kAluNames)
     if (e.op == op) return e.name;
   return "?";
 }
@@ -252,7 +252,7 @@ int64_t alu_i64(Alu op, int64_t a, int64_t b) {
   }
 }
 
-void alu_f32(Alu op, const float *a, const float *b, float *o, int64_t n) {
+void alu_f32(Alu op, const float* a, const float* b, float* o, int64_t n) {
   switch (op) {
   case Alu::Add:
     map2(a, b, o, n, [](float x, float y) { return x + y; });
@@ -277,7 +277,7 @@ void alu_f32(Alu op, const float *a, const float *b, float *o, int64_t n) {
   }
 }
 
-void alu_f32_scalar(Alu op, const float *a, float s, bool reverse, float *o, int64_t n) {
+void alu_f32_scalar(Alu op, const float* a, float s, bool reverse, float* o, int64_t n) {
   if (!reverse) {
     switch (op) {
     case Alu::Add:

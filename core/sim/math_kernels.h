@@ -44,17 +44,17 @@ enum class Alu : uint8_t {
 };
 
 /// NKI's operator names ("add", "maximum", ..., with NumPy aliases such as "max").
-std::optional<Alu> parse_alu(const std::string &name);
-const char *alu_name(Alu op);
+std::optional<Alu> parse_alu(const std::string& name);
+const char* alu_name(Alu op);
 bool alu_is_bitvec(Alu op);
 bool alu_is_unary(Alu op);
 /// The identity of a reduction operator (0 for add, -inf for maximum, ...).
 float alu_identity(Alu op);
 
 /// out[i] = a[i] op b[i] in fp32 (out may alias a or b).
-void alu_f32(Alu op, const float *a, const float *b, float *out, int64_t n);
+void alu_f32(Alu op, const float* a, const float* b, float* out, int64_t n);
 /// out[i] = a[i] op s (or s op a[i] when `reverse`).
-void alu_f32_scalar(Alu op, const float *a, float s, bool reverse, float *out, int64_t n);
+void alu_f32_scalar(Alu op, const float* a, float s, bool reverse, float* out, int64_t n);
 /// One fp32 operation (reductions and scans).
 float alu_one(Alu op, float a, float b);
 /// The integer (bit-pattern) form: bitvec operators and GpSimd integer arithmetic.
@@ -90,11 +90,11 @@ enum class Act : uint8_t {
 };
 
 /// Activation function names as NKI spells them ("copy", "exp", "gelu_apprx_tanh", ...).
-std::optional<Act> parse_act(const std::string &name);
+std::optional<Act> parse_act(const std::string& name);
 /// out[i] = f(in[i]) in fp32 (out may alias in).
-void act_f32(Act f, const float *in, float *out, int64_t n);
+void act_f32(Act f, const float* in, float* out, int64_t n);
 
 /// exp in fp32, vectorizable, within 2 ulp of the correctly rounded result.
-void exp_f32(const float *in, float *out, int64_t n);
+void exp_f32(const float* in, float* out, int64_t n);
 
 } // namespace nki::sim

@@ -11,7 +11,7 @@ namespace {
 
 const char kMagic[] = "\x93NUMPY";
 
-std::string value_after(const std::string &header, const std::string &key) {
+std::string value_after(const std::string& header, const std::string& key) {
   size_t k = header.find("'" + key + "'");
   if (k == std::string::npos) throw std::invalid_argument("npy header has no '" + key + "'");
   size_t colon = header.find(':', k);
@@ -76,7 +76,7 @@ NpyArray npy_parse(std::string_view bytes) {
   return a;
 }
 
-std::string npy_format(const NpyArray &a) {
+std::string npy_format(const NpyArray& a) {
   std::string shape = "(";
   for (size_t i = 0; i < a.shape.size(); ++i) shape += std::to_string(a.shape[i]) + ", ";
   if (a.shape.size() > 1)
@@ -97,11 +97,11 @@ std::string npy_format(const NpyArray &a) {
   size_t hl = header.size();
   for (int i = 0; i < (v2 ? 4 : 2); ++i) out += static_cast<char>((hl >> (8 * i)) & 0xff);
   out += header;
-  out.append(reinterpret_cast<const char *>(a.data.data()), a.data.size());
+  out.append(reinterpret_cast<const char*>(a.data.data()), a.data.size());
   return out;
 }
 
-NpyArray npy_read_file(const std::string &path) {
+NpyArray npy_read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::invalid_argument("cannot open " + path);
   std::stringstream ss;
@@ -109,7 +109,7 @@ NpyArray npy_read_file(const std::string &path) {
   return npy_parse(ss.str());
 }
 
-void npy_write_file(const std::string &path, const NpyArray &a) {
+void npy_write_file(const std::string& path, const NpyArray& a) {
   std::ofstream f(path, std::ios::binary);
   if (!f) throw std::invalid_argument("cannot write " + path);
   std::string bytes = npy_format(a);

@@ -20,9 +20,9 @@ struct NpyArray {
 /// big-endian, object arrays).
 NpyArray npy_parse(std::string_view bytes);
 /// The bytes of a .npy file (format 1.0, or 2.0 when the header needs it).
-std::string npy_format(const NpyArray &a);
+std::string npy_format(const NpyArray& a);
 
-NpyArray npy_read_file(const std::string &path);
-void npy_write_file(const std::string &path, const NpyArray &a);
+NpyArray npy_read_file(const std::string& path);
+void npy_write_file(const std::string& path, const NpyArray& a);
 
 } // namespace nki::sim

@@ -78,7 +78,7 @@ struct Luts {
     for (uint32_t i = 0; i < 65536; ++i) f16[i] = decode_small(i, 5, 10);
   }
 };
-const Luts &luts() {
+const Luts& luts() {
   static const Luts l;
   return l;
 }
@@ -91,7 +91,7 @@ inline uint32_t f32_to_tf32_bits(float x) {
 }
 
 // Integer range of an integer dtype.
-void int_range(DType t, int64_t &lo, int64_t &hi) {
+void int_range(DType t, int64_t& lo, int64_t& hi) {
   switch (t) {
   case DType::Bool:
     lo = 0;
@@ -135,16 +135,16 @@ inline int64_t float_to_int(DType t, float x) {
   return static_cast<int64_t>(d);
 }
 
-template <typename T> inline void store_raw(uint8_t *p, T v) {
+template <typename T> inline void store_raw(uint8_t* p, T v) {
   std::memcpy(p, &v, sizeof v);
 }
-template <typename T> inline T load_raw(const uint8_t *p) {
+template <typename T> inline T load_raw(const uint8_t* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
 
-void store_int(DType t, uint8_t *p, int64_t v) {
+void store_int(DType t, uint8_t* p, int64_t v) {
   switch (t) {
   case DType::Bool:
     *p = v != 0;
@@ -163,7 +163,7 @@ void store_int(DType t, uint8_t *p, int64_t v) {
   }
 }
 
-int64_t load_int(DType t, const uint8_t *p) {
+int64_t load_int(DType t, const uint8_t* p) {
   switch (t) {
   case DType::Bool:
   case DType::UInt8:
@@ -215,7 +215,7 @@ float round_to(DType t, float x) {
   }
 }
 
-float load_f32(DType t, const uint8_t *p) {
+float load_f32(DType t, const uint8_t* p) {
   switch (t) {
   case DType::Float32:
     return load_raw<float>(p);
@@ -234,7 +234,7 @@ float load_f32(DType t, const uint8_t *p) {
   }
 }
 
-void store_f32(DType t, uint8_t *p, float v) {
+void store_f32(DType t, uint8_t* p, float v) {
   switch (t) {
   case DType::Float32:
     store_raw<float>(p, v);
@@ -260,7 +260,7 @@ void store_f32(DType t, uint8_t *p, float v) {
   }
 }
 
-void decode_f32(DType t, const uint8_t *src, int64_t stride, int64_t n, float *out) {
+void decode_f32(DType t, const uint8_t* src, int64_t stride, int64_t n, float* out) {
   if (t == DType::Float32 || t == DType::TFloat32) {
     if (stride == 1) {
       std::memcpy(out, src, static_cast<size_t>(n) * 4);
@@ -275,7 +275,7 @@ void decode_f32(DType t, const uint8_t *src, int64_t stride, int64_t n, float *o
     return;
   }
   if (t == DType::Int32 && stride == 1) {
-    const int32_t *s = reinterpret_cast<const int32_t *>(src);
+    const int32_t* s = reinterpret_cast<const int32_t*>(src);
     for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(s[i]);
     return;
   }
@@ -283,7 +283,7 @@ void decode_f32(DType t, const uint8_t *src, int64_t stride, int64_t n, float *o
   for (int64_t i = 0; i < n; ++i) out[i] = load_f32(t, src + i * bs);
 }
 
-void encode_f32(DType t, uint8_t *dst, int64_t stride, int64_t n, const float *in) {
+void encode_f32(DType t, uint8_t* dst, int64_t stride, int64_t n, const float* in) {
   if (t == DType::Float32) {
     if (stride == 1) {
       std::memcpy(dst, in, static_cast<size_t>(n) * 4);
@@ -301,7 +301,7 @@ void encode_f32(DType t, uint8_t *dst, int64_t stride, int64_t n, const float *i
   for (int64_t i = 0; i < n; ++i) store_f32(t, dst + i * bs, in[i]);
 }
 
-void decode_i64(DType t, const uint8_t *src, int64_t stride, int64_t n, int64_t *out) {
+void decode_i64(DType t, const uint8_t* src, int64_t stride, int64_t n, int64_t* out) {
   const int64_t bs = stride * elem_size(t);
   if (ir::dtype_is_float(t)) {
     for (int64_t i = 0; i < n; ++i) {
@@ -313,7 +313,7 @@ void decode_i64(DType t, const uint8_t *src, int64_t stride, int64_t n, int64_t 
   for (int64_t i = 0; i < n; ++i) out[i] = load_int(t, src + i * bs);
 }
 
-void encode_i64(DType t, uint8_t *dst, int64_t stride, int64_t n, const int64_t *in) {
+void encode_i64(DType t, uint8_t* dst, int64_t stride, int64_t n, const int64_t* in) {
   const int64_t bs = stride * elem_size(t);
   if (ir::dtype_is_float(t)) {
     for (int64_t i = 0; i < n; ++i) store_f32(t, dst + i * bs, static_cast<float>(in[i]));
@@ -322,7 +322,7 @@ void encode_i64(DType t, uint8_t *dst, int64_t stride, int64_t n, const int64_t 
   for (int64_t i = 0; i < n; ++i) store_int(t, dst + i * bs, in[i]);
 }
 
-void fill_unwritten(DType t, uint8_t *dst, int64_t n) {
+void fill_unwritten(DType t, uint8_t* dst, int64_t n) {
   if (!ir::dtype_is_float(t)) {
     std::memset(dst, 0, static_cast<size_t>(n) * elem_size(t));
     return;
@@ -332,7 +332,7 @@ void fill_unwritten(DType t, uint8_t *dst, int64_t n) {
   const int s = elem_size(t);
   if (s == 4 && t == DType::Float32) {
     float nan = std::numeric_limits<float>::quiet_NaN();
-    float *f = reinterpret_cast<float *>(dst);
+    float* f = reinterpret_cast<float*>(dst);
     for (int64_t i = 0; i < n; ++i) f[i] = nan;
     return;
   }

@@ -30,22 +30,22 @@ inline int elem_size(DType t) {
 float round_to(DType t, float x);
 
 /// Decodes `n` elements at `src` (element stride `stride`, in elements) into fp32.
-void decode_f32(DType t, const uint8_t *src, int64_t stride, int64_t n, float *out);
+void decode_f32(DType t, const uint8_t* src, int64_t stride, int64_t n, float* out);
 /// Encodes `n` fp32 values (cast on write) into elements at `dst` with element stride `stride`.
-void encode_f32(DType t, uint8_t *dst, int64_t stride, int64_t n, const float *in);
+void encode_f32(DType t, uint8_t* dst, int64_t stride, int64_t n, const float* in);
 
 /// Decodes elements as integers: integer dtypes give their value; float dtypes their value
 /// truncated toward zero (used where an engine reads a float as an integer, e.g. indices).
-void decode_i64(DType t, const uint8_t *src, int64_t stride, int64_t n, int64_t *out);
+void decode_i64(DType t, const uint8_t* src, int64_t stride, int64_t n, int64_t* out);
 /// Encodes integers: integer dtypes wrap to their width; float dtypes round the value.
-void encode_i64(DType t, uint8_t *dst, int64_t stride, int64_t n, const int64_t *in);
+void encode_i64(DType t, uint8_t* dst, int64_t stride, int64_t n, const int64_t* in);
 
 /// One element (slow path helpers).
-float load_f32(DType t, const uint8_t *p);
-void store_f32(DType t, uint8_t *p, float v);
+float load_f32(DType t, const uint8_t* p);
+void store_f32(DType t, uint8_t* p, float v);
 
 /// The bytes of "never written" memory: a quiet NaN for float dtypes, zero for integers.
-void fill_unwritten(DType t, uint8_t *dst, int64_t n);
+void fill_unwritten(DType t, uint8_t* dst, int64_t n);
 
 /// Bit-level encoders of single values (exposed for tests).
 uint16_t f32_to_bf16_bits(float x);

@@ -10,13 +10,13 @@ using namespace nki::ir;
 Simulator::Simulator(std::shared_ptr<const Kernel> kernel, SimOptions opts)
     : kernel_(std::move(kernel)), opts_(opts), storage_(*kernel_) {}
 
-uint8_t *Simulator::input(size_t i) {
+uint8_t* Simulator::input(size_t i) {
   if (i >= num_inputs()) err_input("the kernel has " + std::to_string(num_inputs()) + " inputs");
   return storage_.buffer(kernel_->params()[i]).bytes();
 }
 
 int64_t Simulator::input_nbytes(size_t i) const {
-  const Tensor &t = kernel_->tensor(kernel_->params().at(i));
+  const Tensor& t = kernel_->tensor(kernel_->params().at(i));
   int64_t n = dtype_size(t.dtype);
   for (int64_t s : t.shape) n *= s;
   return n;
@@ -31,7 +31,7 @@ void Simulator::run() {
     storage_.mark_written(p);
   }
   Interpreter interp(*kernel_, storage_, log_, opts_);
-  const std::vector<int64_t> &grid = kernel_->grid();
+  const std::vector<int64_t>& grid = kernel_->grid();
   int64_t total = 1;
   for (int64_t g : grid) total *= g;
   std::vector<int64_t> pid(grid.size(), 0);
@@ -45,22 +45,22 @@ void Simulator::run() {
   }
 }
 
-const Tensor &Simulator::output_tensor(size_t i) const {
+const Tensor& Simulator::output_tensor(size_t i) const {
   return kernel_->tensor(kernel_->outputs().at(i));
 }
 
-const uint8_t *Simulator::output(size_t i) {
+const uint8_t* Simulator::output(size_t i) {
   return storage_.buffer(kernel_->outputs().at(i)).bytes();
 }
 
 int64_t Simulator::output_nbytes(size_t i) const {
-  const Tensor &t = output_tensor(i);
+  const Tensor& t = output_tensor(i);
   int64_t n = dtype_size(t.dtype);
   for (int64_t s : t.shape) n *= s;
   return n;
 }
 
-SimOptions options_for_target(const std::string &target) {
+SimOptions options_for_target(const std::string& target) {
   SimOptions o;
   if (target == "trn2" || target == "gen3") o.sbuf_bytes = 224 * 1024;
   return o;

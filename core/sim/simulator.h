@@ -24,22 +24,22 @@ class Simulator {
 public:
   explicit Simulator(std::shared_ptr<const ir::Kernel> kernel, SimOptions opts = {});
 
-  const ir::Kernel &kernel() const { return *kernel_; }
+  const ir::Kernel& kernel() const { return *kernel_; }
   size_t num_inputs() const { return kernel_->params().size(); }
   /// The bytes of parameter `i` (row-major, in the parameter's dtype), to be filled before
   /// run(). Pointers stay valid for the Simulator's lifetime.
-  uint8_t *input(size_t i);
+  uint8_t* input(size_t i);
   int64_t input_nbytes(size_t i) const;
 
   /// Runs every SPMD instance (row-major over the grid), one after another.
   void run();
 
   size_t num_outputs() const { return kernel_->outputs().size(); }
-  const uint8_t *output(size_t i);
+  const uint8_t* output(size_t i);
   int64_t output_nbytes(size_t i) const;
-  const ir::Tensor &output_tensor(size_t i) const;
+  const ir::Tensor& output_tensor(size_t i) const;
 
-  const RunLog &log() const { return log_; }
+  const RunLog& log() const { return log_; }
   /// Largest total of simultaneously allocated tensor bytes during the run.
   int64_t peak_bytes() const { return storage_.peak_bytes(); }
 
@@ -52,6 +52,6 @@ private:
 };
 
 /// Options for a target: "trn1" (default) or "trn2".
-SimOptions options_for_target(const std::string &target);
+SimOptions options_for_target(const std::string& target);
 
 } // namespace nki::sim

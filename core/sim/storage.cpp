@@ -9,18 +9,18 @@ namespace nki::sim {
 
 using namespace nki::ir;
 
-Storage::Storage(const Kernel &k) : k_(k), bufs_(k.tensors().size()) {}
+Storage::Storage(const Kernel& k) : k_(k), bufs_(k.tensors().size()) {}
 
 TensorId Storage::base(TensorId t) const {
-  const Tensor &x = k_.tensor(t);
+  const Tensor& x = k_.tensor(t);
   return x.alias_of != kNone ? x.alias_of : t;
 }
 
-Buffer &Storage::buffer(TensorId t) {
+Buffer& Storage::buffer(TensorId t) {
   TensorId b = base(t);
-  std::unique_ptr<Buffer> &slot = bufs_.at(b);
+  std::unique_ptr<Buffer>& slot = bufs_.at(b);
   if (slot) return *slot;
-  const Tensor &x = k_.tensor(b);
+  const Tensor& x = k_.tensor(b);
   auto buf = std::make_unique<Buffer>();
   buf->dtype = x.dtype;
   buf->elems = 1;
@@ -42,7 +42,7 @@ Buffer &Storage::buffer(TensorId t) {
 }
 
 void Storage::allocate(TensorId t) {
-  Buffer &b = buffer(t);
+  Buffer& b = buffer(t);
   if (!k_.tensor(base(t)).constant.empty()) return;
   fill_unwritten(b.dtype, b.bytes(), b.elems);
   b.fully_written = false;
@@ -51,7 +51,7 @@ void Storage::allocate(TensorId t) {
 }
 
 void Storage::mark_written(TensorId t) {
-  Buffer &b = buffer(t);
+  Buffer& b = buffer(t);
   b.fully_written = true;
   b.written.clear();
   b.written.shrink_to_fit();
@@ -73,7 +73,7 @@ void Storage::reset_instance() {
   }
 }
 
-int64_t bytes_per_partition(const Tensor &t) {
+int64_t bytes_per_partition(const Tensor& t) {
   int64_t n = 1;
   for (size_t d = 0; d < t.shape.size(); ++d)
     if (static_cast<int>(d) != t.partition_dim) n *= t.shape[d];
@@ -87,18 +87,18 @@ constexpr int64_t kPsumBanks = 8;
 
 class CapacityWalk {
 public:
-  CapacityWalk(const Kernel &k, int64_t sbuf) : k_(k), sbuf_limit_(sbuf) {}
+  CapacityWalk(const Kernel& k, int64_t sbuf) : k_(k), sbuf_limit_(sbuf) {}
 
   void region(RegionId id) {
     int64_t sbuf0 = sbuf_, banks0 = banks_;
-    for (const Item &it : k_.region(id).body) {
+    for (const Item& it : k_.region(id).body) {
       if (it.kind == Item::Kind::Region) {
         region(it.id);
         continue;
       }
-      const Instruction &in = k_.inst(it.id);
+      const Instruction& in = k_.inst(it.id);
       if (in.result == kNone) continue;
-      const Tensor &t = k_.tensor(in.result);
+      const Tensor& t = k_.tensor(in.result);
       if (t.alias_of != kNone || t.role != TensorRole::Local) continue;
       if (t.memory() == Memory::SBUF) {
         sbuf_ += bytes_per_partition(t);
@@ -113,14 +113,14 @@ public:
   }
 
 private:
-  const Kernel &k_;
+  const Kernel& k_;
   int64_t sbuf_limit_;
   int64_t sbuf_ = 0, banks_ = 0;
 };
 
 } // namespace
 
-void check_capacity(const Kernel &k, int64_t sbuf_bytes) {
+void check_capacity(const Kernel& k, int64_t sbuf_bytes) {
   if (k.root() == kNone) return;
   CapacityWalk(k, sbuf_bytes).region(k.root());
 }

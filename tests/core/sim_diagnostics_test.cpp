@@ -64,7 +64,7 @@ TEST_F(TraceTest, sim_sbuf_capacity_is_checked_with_nki_stack_overflow_text) {
   try {
     simtest::run(k, {simtest::iota_values(512)});
     FAIL() << "expected a capacity error";
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_STREQ(e.what(), "stack overflow: required sbuf size 240000 exceeds available sbuf "
                            "size 196608");
     EXPECT_EQ(e.loc().line, 11);
@@ -95,7 +95,7 @@ TEST_F(TraceTest, sim_psum_banks_are_counted_while_their_region_is_open) {
     try {
       simtest::run(k, {simtest::iota_values(512)});
       FAIL() << "expected a PSUM capacity error";
-    } catch (const sema::NkiError &e) {
+    } catch (const sema::NkiError& e) {
       EXPECT_STREQ(e.what(),
                    "stack overflow: required psum banks 9 exceeds available psum banks 8");
       EXPECT_EQ(e.loc().line, 37);
@@ -117,7 +117,7 @@ TEST_F(TraceTest, sim_unsupported_opcodes_are_named) {
   try {
     s.run();
     FAIL();
-  } catch (const sema::NkiError &e) {
+  } catch (const sema::NkiError& e) {
     EXPECT_STREQ(e.what(), "not supported in the simulator yet: frobnicate");
     EXPECT_EQ(e.loc().line, 4);
   }

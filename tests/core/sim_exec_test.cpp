@@ -12,7 +12,7 @@ using simtest::slice;
 
 namespace {
 
-std::string expr(const std::string &terms, const std::string &shape, int64_t c = 0) {
+std::string expr(const std::string& terms, const std::string& shape, int64_t c = 0) {
   return R"({"k":"expr","e":{"c":)" + std::to_string(c) + R"(,"t":)" + terms + R"(,"shape":)" +
          shape + "}}";
 }
@@ -198,7 +198,7 @@ TEST_F(TraceTest, sim_int32_values_stay_exact_through_dma_and_gpsimd) {
   std::memcpy(r, s2.output(0), 16);
   // GpSimd adds integers exactly; the Vector engine computes in fp32 (then casts on write).
   bool exact = false;
-  for (const ir::Instruction &in : k->instructions())
+  for (const ir::Instruction& in : k->instructions())
     if (in.opcode == "tensor_tensor") exact = in.engine == ir::Engine::GpSimd;
   EXPECT_EQ(r[0], exact ? 16777218 : 16777216);
   EXPECT_EQ(r[1], -2147483647 - 1);

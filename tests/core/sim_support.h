@@ -31,45 +31,45 @@ public:
   }
   ~KernelUnderTest() { session_.reset(); }
 
-  codegen::NeuronCodegen &cg() { return *cg_; }
+  codegen::NeuronCodegen& cg() { return *cg_; }
   /// Sends one request (after setting the source line); returns the reply's value id or -1.
-  int req(const std::string &json, int line = 0) {
+  int req(const std::string& json, int line = 0) {
     if (line) cg_->builder.set_loc({"k.py", line, 1});
     util::Json r = util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
     return r.is_object() && r.has("v") ? static_cast<int>(r["v"].integer()) : -1;
   }
-  int param(const std::string &name, const std::string &shape,
-            const std::string &dtype = "float32") {
+  int param(const std::string& name, const std::string& shape,
+            const std::string& dtype = "float32") {
     return req(R"({"op":"param","name":")" + name + R"(","shape":)" + shape + R"(,"dtype":")" +
                dtype + R"("})");
   }
   void open() { region_ = cg_->kernel_scope("k").release(); }
-  int ndarray(const std::string &name, const std::string &shape, const std::string &dtype,
-              const std::string &buffer, const std::string &init = "", int line = 0) {
+  int ndarray(const std::string& name, const std::string& shape, const std::string& dtype,
+              const std::string& buffer, const std::string& init = "", int line = 0) {
     return req(R"({"op":"ndarray","name":")" + name + R"(","shape":)" + shape + R"(,"dtype":")" +
                    dtype + R"(","buffer":")" + buffer + "\"" +
                    (init.empty() ? "" : ",\"init\":" + init) + "}",
                line);
   }
   /// {"op":"call","api":api,"operands":[[role, operand-json], ...], ...rest}
-  int call(const std::string &api, const std::vector<std::pair<std::string, std::string>> &ops,
-           const std::string &rest = "", int line = 0) {
+  int call(const std::string& api, const std::vector<std::pair<std::string, std::string>>& ops,
+           const std::string& rest = "", int line = 0) {
     std::string s;
-    for (const auto &[role, v] : ops)
+    for (const auto& [role, v] : ops)
       s += (s.empty() ? "" : ",") + ("[\"" + role + "\"," + v + "]");
     return req(R"({"op":"call","api":")" + api + R"(","operands":[)" + s + "]" +
                    (rest.empty() ? "" : "," + rest) + "}",
                line);
   }
   static std::string v(int id) { return "{\"v\":" + std::to_string(id) + "}"; }
-  static std::string view(int id, const std::string &items) {
+  static std::string view(int id, const std::string& items) {
     return "{\"v\":" + std::to_string(id) + ",\"items\":" + items + "}";
   }
-  void assign(const std::string &dst, const std::string &src, const std::string &acc = "",
+  void assign(const std::string& dst, const std::string& src, const std::string& acc = "",
               int line = 0) {
     req(R"({"op":"assign","dst":)" + dst + R"(,"src":)" + src + R"(,"acc":")" + acc + "\"}", line);
   }
-  std::shared_ptr<const ir::Kernel> finish(const std::vector<int> &outputs) {
+  std::shared_ptr<const ir::Kernel> finish(const std::vector<int>& outputs) {
     std::string vals;
     for (int o : outputs) vals += (vals.empty() ? "" : ",") + v(o);
     req(R"({"op":"return","values":[)" + vals + "]}");
@@ -81,7 +81,7 @@ public:
 
 private:
   std::unique_ptr<trace::TraceSession> session_;
-  codegen::NeuronCodegen *cg_ = nullptr;
+  codegen::NeuronCodegen* cg_ = nullptr;
   ir::RegionId region_ = ir::kNone;
 };
 
@@ -93,18 +93,18 @@ inline std::string slice(int64_t a, int64_t b) {
 
 /// Runs `k` with float32 inputs; returns each output decoded as fp32.
 inline std::vector<std::vector<float>> run(std::shared_ptr<const ir::Kernel> k,
-                                           const std::vector<std::vector<float>> &inputs,
-                                           sim::RunLog *log = nullptr) {
+                                           const std::vector<std::vector<float>>& inputs,
+                                           sim::RunLog* log = nullptr) {
   sim::Simulator s(k);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const ir::Tensor &t = k->tensor(k->params()[i]);
+    const ir::Tensor& t = k->tensor(k->params()[i]);
     sim::encode_f32(t.dtype, s.input(i), 1, static_cast<int64_t>(inputs[i].size()),
                     inputs[i].data());
   }
   s.run();
   std::vector<std::vector<float>> out;
   for (size_t i = 0; i < s.num_outputs(); ++i) {
-    const ir::Tensor &t = s.output_tensor(i);
+    const ir::Tensor& t = s.output_tensor(i);
     int64_t n = s.output_nbytes(i) / ir::dtype_size(t.dtype);
     std::vector<float> v(static_cast<size_t>(n));
     sim::decode_f32(t.dtype, s.output(i), 1, n, v.data());

@@ -44,7 +44,7 @@ public:
   /// {"name", "shape", "dtype"} of output `i`.
   std::string output_info(int i) const {
     return guard([&] {
-      const nki::ir::Tensor &t = sim_.output_tensor(static_cast<size_t>(i));
+      const nki::ir::Tensor& t = sim_.output_tensor(static_cast<size_t>(i));
       nki::util::JsonWriter w;
       w.begin_object().key("name").value(t.name).key("shape").int_list(t.shape);
       w.key("dtype").value(nki::ir::dtype_name(t.dtype)).end_object();
@@ -54,7 +54,7 @@ public:
 
   val output_view(int i) {
     Span s = guard([&] {
-      return Span{const_cast<uint8_t *>(sim_.output(static_cast<size_t>(i))),
+      return Span{const_cast<uint8_t*>(sim_.output(static_cast<size_t>(i))),
                   static_cast<size_t>(sim_.output_nbytes(static_cast<size_t>(i)))};
     });
     return val(emscripten::typed_memory_view(s.n, s.p));
@@ -64,17 +64,17 @@ private:
   // A view is built outside guard(): on an error guard returns an empty span (and the pending
   // error is thrown once the call returns).
   struct Span {
-    uint8_t *p = nullptr;
+    uint8_t* p = nullptr;
     size_t n = 0;
   };
 
   std::string log_json() const {
-    const nki::sim::RunLog &log = sim_.log();
+    const nki::sim::RunLog& log = sim_.log();
     nki::util::JsonWriter w;
     w.begin_object().key("warnings").begin_array();
-    for (const std::string &s : log.warnings) w.value(s);
+    for (const std::string& s : log.warnings) w.value(s);
     w.end_array().key("prints").begin_array();
-    for (const nki::sim::PrintRecord &p : log.prints) {
+    for (const nki::sim::PrintRecord& p : log.prints) {
       w.begin_object().key("prefix").value(p.prefix).key("shape").int_list(p.shape);
       w.key("dtype").value(nki::ir::dtype_name(p.dtype)).key("values").begin_array();
       for (double v : p.values) w.value(v);
@@ -91,8 +91,8 @@ private:
 };
 
 /// A simulation of `trace`'s kernel. opts: {"target": "trn1"|"trn2"}.
-std::shared_ptr<Simulation> new_simulation(const nki::bind::Trace &trace,
-                                           const std::string &opts_json) {
+std::shared_ptr<Simulation> new_simulation(const nki::bind::Trace& trace,
+                                           const std::string& opts_json) {
   return guard([&] {
     nki::util::Json opts = nki::util::Json::parse(opts_json.empty() ? "{}" : opts_json);
     auto o = nki::sim::options_for_target(opts.get_string("target", "trn1"));
