@@ -190,3 +190,95 @@ describe("reductions, scans and statistics", () => {
     expect(l).toContain("%s = gpsimd.sequence_bounds %t : sbuf i32[1,2,64]");
   });
 });
+
+describe("tutorial-shaped kernels", () => {
+  test("layernorm v2: bn_stats per 512-chunk with a mask, bn_aggr, tensor_scalar subtract→multiply", () => {
+    const l = ir(`${HEAD}@nki.jit
+def layernorm_v2(x_t, gamma, beta, eps=1e-5):
+    rows, hidden = x_t.shape
+    y_t = nl.ndarray(x_t.shape, dtype=x_t.dtype, buffer=nl.shared_hbm)
+    chunk = nl.tile_size.bn_stats_fmax
+    n_chunks = math.ceil(hidden / chunk)
+    ip = nl.arange(128)[:, None]
+    jf = nl.arange(hidden)[None, :]
+    jc = nl.arange(chunk)[None, :]
+    js = nl.arange(6)[None, :]
+    g = nl.load(gamma.reshape((1, hidden))[nl.arange(1)[:, None], jf]).broadcast_to((128, hidden))
+    for r in nl.affine_range(math.ceil(rows / 128)):
+        rows_in = r * 128 + ip < rows
+        tile = nl.load(x_t[r * 128 + ip, jf], mask=rows_in)
+        stats = nl.ndarray((128, 6 * n_chunks), dtype=nl.float32)
+        for c in nl.affine_range(n_chunks):
+            stats[ip, c * 6 + js] = nisa.bn_stats(tile[ip, c * chunk + jc], mask=(c * chunk + jc < hidden))
+        mv = nisa.bn_aggr(stats)
+        rstd = nl.rsqrt(mv[ip, 1] + eps)
+        normed = nisa.tensor_scalar(data=tile, op0=np.subtract, operand0=mv[ip, 0], op1=np.multiply, operand1=rstd)
+        nl.store(y_t[r * 128 + ip, jf], value=normed * g, mask=rows_in)
+    return y_t
+nki.trace_kernel(layernorm_v2, ${F32("300, 1000")}, ${F32("1000")}, ${F32("1000")})
+`);
+    expect(l).toContain("%t = vector.bn_stats %tile[p, 512*%c + f] {mask = 512*%c + f < 1000} : sbuf f32[128,6]");
+    expect(l).toContain("%mv = vector.bn_aggr %stats : sbuf f32[128,2]");
+    expect(l).toContain("%rstd = scalar.activation %t.1 {op = rsqrt} : sbuf f32[128,1]");
+    expect(l).toContain("%normed = vector.tensor_scalar %tile, %mv[p, 0], %rstd {op0 = subtract, op1 = multiply} : sbuf f32[128,1000]");
+  });
+
+  test("SD attention: affine_select causal mask, tensor_reduce(np.max, negate=True), exp with bias", () => {
+    const l = ir(`${HEAD}@nki.jit
+def causal_softmax(scores):
+    seq = scores.shape[0]
+    out = nl.ndarray((seq, seq), dtype=nl.float32, buffer=nl.shared_hbm)
+    iq = nl.arange(128)[:, None]
+    ik = nl.arange(seq)[None, :]
+    for qt in nl.affine_range(seq // 128):
+        qk = nl.load(scores[qt * 128 + iq, ik])
+        masked = nisa.affine_select(pred=(qt * 128 + iq - ik >= 0), on_true_tile=qk, on_false_value=nl.fp32.min)
+        neg_max = nisa.tensor_reduce(np.max, data=masked, axis=(1,), dtype=np.float32, negate=True)
+        total = nl.ndarray((128, 1), dtype=nl.float32)
+        e = nisa.activation(op=np.exp, data=masked, bias=neg_max, scale=1.0, reduce_op=np.add, reduce_res=total, reduce_cmd=nisa.reduce_cmd.reset_reduce)
+        p = nisa.tensor_scalar(e, np.multiply, nisa.reciprocal(total))
+        nl.store(out[qt * 128 + iq, ik], value=p)
+    return out
+nki.trace_kernel(causal_softmax, ${F32("256, 256")})
+`);
+    expect(l).toContain("%masked = gpsimd.affine_select %qk, -3.4028234663852886e+38 {pred = 128*%qt + p - f >= 0, cmp = >=, affine = [0,0,0,128,2,0,1,2,1,-1]} : sbuf f32[128,256]");
+    expect(l).toContain("%neg_max = vector.tensor_reduce %masked {op = maximum, axis = [1], negate = 1} : sbuf f32[128,1]");
+    expect(l).toContain("%e = scalar.activation %masked, %neg_max, %total {op = exp, reduce_op = add, reduce_cmd = reset_reduce} : sbuf f32[128,256]");
+    expect(l).toContain("%p = vector.tensor_scalar %e, %t {op0 = multiply} : sbuf f32[128,256]");
+  });
+
+  test("mamba: activation(exp, scale=A_i) and tensor_tensor_scan(initial=0, multiply, add)", () => {
+    const l = ir(`${HEAD}@nki.jit
+def mamba_step(delta, u, a, b):
+    channels, seq = delta.shape
+    out = nl.ndarray((channels, seq), dtype=nl.float32, buffer=nl.shared_hbm)
+    ip = nl.arange(channels)[:, None]
+    it = nl.arange(seq)[None, :]
+    d = nl.load(delta)
+    du = d * nl.load(u)
+    acc = nl.zeros((channels, seq), dtype=nl.float32)
+    for s in nl.affine_range(a.shape[1]):
+        a_i = nl.load(a[ip, s])
+        b_i = nl.load(b[s, it]).broadcast_to((channels, seq))
+        decay = nisa.activation(op=nl.exp, data=d, scale=a_i)
+        h = nisa.tensor_tensor_scan(decay, du * b_i, initial=0, op0=np.multiply, op1=np.add)
+        acc[...] += h
+    nl.store(out, value=acc)
+    return out
+nki.trace_kernel(mamba_step, ${F32("128, 512")}, ${F32("128, 512")}, ${F32("128, 16")}, ${F32("16, 512")})
+`);
+    expect(l).toContain("%decay = scalar.activation %d, %a_i {op = exp} : sbuf f32[128,512]");
+    expect(l).toContain("%h = vector.tensor_tensor_scan %decay, %t.1, 0.0 {op0 = multiply, op1 = add} : sbuf f32[128,512]");
+  });
+});
+
+describe("enums", () => {
+  test("nisa.engine, reduce_cmd, nc_version and the engine aliases carry NKI's values", () => {
+    ir(`${HEAD}print(int(nisa.engine.tensor), int(nisa.engine.vector), int(nisa.engine.scalar), int(nisa.engine.gpsimd), int(nisa.engine.sync), int(nisa.engine.unknown))
+print(nisa.vector_engine is nisa.engine.vector, nisa.unknown_engine is nisa.engine.unknown, nisa.dma_engine.value)
+print([int(c) for c in (nisa.reduce_cmd.idle, nisa.reduce_cmd.reset, nisa.reduce_cmd.reduce, nisa.reduce_cmd.reset_reduce)])
+print(nisa.get_nc_version() is nisa.nc_version.gen2, int(nisa.nc_version.gen3))
+`);
+    expect(out).toBe("1 5 2 3 6 0\nTrue True 4\n[0, 1, 2, 3]\nTrue 3\n");
+  });
+});
