@@ -16,7 +16,7 @@ using namespace nki::ir;
 
 namespace {
 
-bool visible_here(const NeuronCodegen &cg, const Tensor &t) {
+bool visible_here(const NeuronCodegen& cg, const Tensor& t) {
   if (t.region == kNone) return true;
   for (RegionId r = cg.cur_scope(); r != kNone; r = cg.kernel().region(r).parent)
     if (r == t.region) return true;
@@ -24,7 +24,7 @@ bool visible_here(const NeuronCodegen &cg, const Tensor &t) {
 }
 
 // A constant HBM tensor whose contents live in the IR (Tensor::constant, row-major).
-ValueId make_constant(NeuronCodegen &cg, const std::string &opcode, const std::string &name,
+ValueId make_constant(NeuronCodegen& cg, const std::string& opcode, const std::string& name,
                       std::vector<int64_t> shape, DType dtype, std::vector<double> values,
                       std::vector<std::pair<std::string, AttrValue>> attrs = {}) {
   Tensor t;
@@ -42,12 +42,12 @@ ValueId make_constant(NeuronCodegen &cg, const std::string &opcode, const std::s
   return v;
 }
 
-ValueId handle_shared_constant(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_shared_constant(NeuronCodegen& cg, const OpCall& c) {
   std::vector<int64_t> shape = c.attr_ints("shape");
-  const util::Json &vals = c.attrs["values"];
+  const util::Json& vals = c.attrs["values"];
   std::vector<double> values;
   if (vals.is_array())
-    for (const util::Json &x : vals.array())
+    for (const util::Json& x : vals.array())
       values.push_back(x.is_bool() ? (x.boolean() ? 1.0 : 0.0) : x.number());
   if (shape.empty() || static_cast<int64_t>(values.size()) != elements(shape))
     throw sema::NkiError("ValueError", "shared_constant needs an array (or nested lists) of "
@@ -65,16 +65,16 @@ ValueId handle_shared_constant(NeuronCodegen &cg, const OpCall &c) {
                        std::move(values));
 }
 
-ValueId handle_shared_identity_matrix(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_shared_identity_matrix(NeuronCodegen& cg, const OpCall& c) {
   int64_t n = c.attr_int("n", 0);
   if (n <= 0)
     throw sema::NkiError("ValueError", "shared_identity_matrix needs a positive size n, got " +
                                            std::to_string(n));
   DType dtype = c.dtype.value_or(DType::UInt8);
   // NKI reuses one identity matrix per size and dtype.
-  for (const Instruction &in : cg.kernel().instructions()) {
+  for (const Instruction& in : cg.kernel().instructions()) {
     if (in.opcode != "shared_identity_matrix" || in.result == kNone) continue;
-    const Tensor &t = cg.kernel().tensor(in.result);
+    const Tensor& t = cg.kernel().tensor(in.result);
     if (t.dtype == dtype && t.shape == std::vector<int64_t>{n, n} && visible_here(cg, t))
       return cg.add_value(identity_pattern(t));
   }
@@ -84,9 +84,9 @@ ValueId handle_shared_identity_matrix(NeuronCodegen &cg, const OpCall &c) {
                        dtype, std::move(values));
 }
 
-ValueId like(NeuronCodegen &cg, const OpCall &c, bool zeros) {
+ValueId like(NeuronCodegen& cg, const OpCall& c, bool zeros) {
   ValueId a = c.tile("a");
-  const Tensor &t = tensor_of(cg, a);
+  const Tensor& t = tensor_of(cg, a);
   std::vector<int64_t> shape = shape_of(cg, a);
   int pdim = 0;
   if (cg.value(a).is_identity(t)) pdim = t.partition_dim;
@@ -101,14 +101,14 @@ ValueId like(NeuronCodegen &cg, const OpCall &c, bool zeros) {
   return ndarray(cg, name, shape, dtype, *buffer, init, zeros ? "zeros" : "ndarray", pdim);
 }
 
-ValueId handle_zeros_like(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_zeros_like(NeuronCodegen& cg, const OpCall& c) {
   return like(cg, c, true);
 }
-ValueId handle_empty_like(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_empty_like(NeuronCodegen& cg, const OpCall& c) {
   return like(cg, c, false);
 }
 
-ValueId handle_allocation(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_allocation(NeuronCodegen& cg, const OpCall& c) {
   ValueId t = c.tile("tensor");
   record_allocation(cg, t, c.attrs);
   return -1;
@@ -116,7 +116,7 @@ ValueId handle_allocation(NeuronCodegen &cg, const OpCall &c) {
 
 } // namespace
 
-void check_psum_tensor(const std::string &name, const std::vector<int64_t> &shape,
+void check_psum_tensor(const std::string& name, const std::vector<int64_t>& shape,
                        int partition_dim, DType dtype) {
   std::vector<int64_t> tile(shape.begin() + std::min<size_t>(partition_dim, shape.size()),
                             shape.end());
@@ -125,13 +125,13 @@ void check_psum_tensor(const std::string &name, const std::vector<int64_t> &shap
     sema::err_psum_tile_exceeds_bank(sema::describe(name.empty() ? "t" : name, shape), bytes);
 }
 
-void record_allocation(NeuronCodegen &cg, ValueId v, const util::Json &alloc) {
+void record_allocation(NeuronCodegen& cg, ValueId v, const util::Json& alloc) {
   std::string kind = alloc.get_string("alloc_kind");
   if (kind.empty() || kind == "auto_alloc") return;
-  Instruction *in = cg.builder.last_inst();
+  Instruction* in = cg.builder.last_inst();
   if (!in || in->result != cg.value(v).tensor)
     throw sema::InternalError("a direct allocation must follow the tensor's creation");
-  for (const auto &[key, value] : in->attrs)
+  for (const auto& [key, value] : in->attrs)
     if (key == "value") sema::err_tensor_creation_on_scratchpad_with_init_value();
   std::string memory = memory_name(cg.kernel().tensor(in->result).memory());
   in->attrs.push_back({"alloc", memory + "." + kind});
@@ -139,12 +139,12 @@ void record_allocation(NeuronCodegen &cg, ValueId v, const util::Json &alloc) {
   for (std::string key : {"base_bank", "base_addr", "base_partition"})
     if (alloc[key].is_number() && (key != "base_partition" || alloc[key].integer() != 0))
       in->attrs.push_back({key, alloc[key].integer()});
-  for (const char *key : {"num_bank_tiles", "num_par_tiles", "num_free_tiles", "tiles"})
+  for (const char* key : {"num_bank_tiles", "num_par_tiles", "num_free_tiles", "tiles"})
     if (alloc[key].is_array() && alloc[key].size() > 0)
       in->attrs.push_back({key, alloc[key].int_list()});
 }
 
-void register_constant_ops(OpRegistry &r) {
+void register_constant_ops(OpRegistry& r) {
   r.add("shared_constant", handle_shared_constant);
   r.add("shared_identity_matrix", handle_shared_identity_matrix);
   r.add("zeros_like", handle_zeros_like);

@@ -10,10 +10,10 @@ namespace nki::lang {
 
 using namespace nki::ir;
 
-IndirectIndex indirect_index_item(const NeuronCodegen &cg, ValueId tile, size_t item,
-                                  std::vector<int64_t> &shape) {
+IndirectIndex indirect_index_item(const NeuronCodegen& cg, ValueId tile, size_t item,
+                                  std::vector<int64_t>& shape) {
   require_visible(cg, tile);
-  const Tensor &t = tensor_of(cg, tile);
+  const Tensor& t = tensor_of(cg, tile);
   if (t.memory() != Memory::SBUF) sema::err_indirect_indices_sbuf();
   IndirectIndex ind;
   ind.index = cg.value(tile);
@@ -28,9 +28,9 @@ IndirectIndex indirect_index_item(const NeuronCodegen &cg, ValueId tile, size_t 
   return ind;
 }
 
-void attach_indirect(const NeuronCodegen &cg, const AccessPattern &base, AccessPattern &out,
-                     const IndirectIndex &ind, const std::vector<int> &axis_of_item) {
-  const Tensor &t = cg.kernel().tensor(base.tensor);
+void attach_indirect(const NeuronCodegen& cg, const AccessPattern& base, AccessPattern& out,
+                     const IndirectIndex& ind, const std::vector<int>& axis_of_item) {
+  const Tensor& t = cg.kernel().tensor(base.tensor);
   if (base.indirect)
     sema::err_not_supported_yet("indexing a view that already has an indirect index with "
                                 "another index tile");
@@ -58,14 +58,14 @@ void attach_indirect(const NeuronCodegen &cg, const AccessPattern &base, AccessP
     }
   }
   auto idx = std::make_shared<AccessPattern>(ind.index);
-  for (auto &e : idx->index) e = e.substitute_tile_axes(remap);
+  for (auto& e : idx->index) e = e.substitute_tile_axes(remap);
   idx->tile_shape = out.tile_shape;
 
   if (t.memory() == Memory::HBM) {
     // DMA gathers/scatters whole rows: the index may vary along the partition axis only and
     // must address the dimension that carries the partitions (or one before it).
-    for (const auto &e : idx->index)
-      for (const auto &[v, c] : e.terms())
+    for (const auto& e : idx->index)
+      for (const auto& [v, c] : e.terms())
         if (v.kind == VarKind::TileAxis && v.id > 0) sema::err_indirect_indices_free_dim();
     for (size_t e = 0; e < out.index.size(); ++e) {
       if (static_cast<int>(e) == dim) continue;
@@ -82,11 +82,11 @@ void attach_indirect(const NeuronCodegen &cg, const AccessPattern &base, AccessP
   out.indirect_dim = dim;
 }
 
-void carry_indirect(const AccessPattern &base, AccessPattern &out,
-                    const std::vector<AffineExpr> &subst) {
+void carry_indirect(const AccessPattern& base, AccessPattern& out,
+                    const std::vector<AffineExpr>& subst) {
   if (!base.indirect) return;
   auto idx = std::make_shared<AccessPattern>(*base.indirect);
-  for (auto &e : idx->index) e = e.substitute_tile_axes(subst);
+  for (auto& e : idx->index) e = e.substitute_tile_axes(subst);
   idx->tile_shape = out.tile_shape;
   out.indirect = std::move(idx);
   out.indirect_dim = base.indirect_dim;

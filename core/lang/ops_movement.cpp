@@ -11,8 +11,8 @@ namespace nki::lang {
 
 using namespace nki::ir;
 
-Engine engine_attr(const OpCall &c) {
-  const util::Json &j = c.attrs["engine"];
+Engine engine_attr(const OpCall& c) {
+  const util::Json& j = c.attrs["engine"];
   if (j.is_number()) {
     switch (j.integer()) {
     case 1:
@@ -41,39 +41,39 @@ Engine engine_attr(const OpCall &c) {
   return Engine::None;
 }
 
-MaskSpec operand_mask(const OpCall &c, const std::string &role) {
+MaskSpec operand_mask(const OpCall& c, const std::string& role) {
   return decode_mask(c.attrs[role + "_mask"]);
 }
 
 namespace {
 
-std::string shape_list(const std::vector<int64_t> &s) {
+std::string shape_list(const std::vector<int64_t>& s) {
   std::string out = "[";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + "]";
 }
 
-void require_hbm_or_sbuf(const NeuronCodegen &cg, ValueId v, const std::string &operand,
-                         const std::string &api) {
+void require_hbm_or_sbuf(const NeuronCodegen& cg, ValueId v, const std::string& operand,
+                         const std::string& api) {
   Memory m = tensor_of(cg, v).memory();
   if (m == Memory::PSUM)
     sema::err_unexpected_address_space(operand, api, "hbm|sbuf", memory_name(m));
 }
 
-void require_writable(const NeuronCodegen &cg, ValueId v) {
-  const Tensor &t = tensor_of(cg, v);
+void require_writable(const NeuronCodegen& cg, ValueId v) {
+  const Tensor& t = tensor_of(cg, v);
   if (t.role == TensorRole::Param && !t.mutable_param) sema::err_immutable_parameter(t.name);
 }
 
-void require_no_indirect(const NeuronCodegen &cg, ValueId v) {
+void require_no_indirect(const NeuronCodegen& cg, ValueId v) {
   if (cg.value(v).indirect)
     sema::err_indirect_indices_are_not_supported_with_nki_api(described(cg, v));
 }
 
 // The engine of an on-chip copy: engine= or Vector; GpSimd cannot reach PSUM, TensorE and
 // DMA do not run tensor_copy.
-Engine copy_engine(const NeuronCodegen &cg, const OpCall &c, const std::string &api,
-                   const std::vector<std::pair<ValueId, std::string>> &operands) {
+Engine copy_engine(const NeuronCodegen& cg, const OpCall& c, const std::string& api,
+                   const std::vector<std::pair<ValueId, std::string>>& operands) {
   Engine e = engine_attr(c);
   if (e == Engine::None) e = Engine::Vector;
   if (e != Engine::Vector && e != Engine::Scalar && e != Engine::GpSimd)
@@ -81,12 +81,12 @@ Engine copy_engine(const NeuronCodegen &cg, const OpCall &c, const std::string &
                                            "' runs on the Vector, Scalar or GpSimd "
                                            "engine, not the " +
                                            engine_name(e) + " engine");
-  for (const auto &[v, role] : operands)
+  for (const auto& [v, role] : operands)
     require_memory(cg, v, role, api, e == Engine::GpSimd ? Mem::Sbuf : Mem::OnChip);
   return e;
 }
 
-ValueId copy_op(NeuronCodegen &cg, const OpCall &c, const std::string &opcode, Engine engine,
+ValueId copy_op(NeuronCodegen& cg, const OpCall& c, const std::string& opcode, Engine engine,
                 ValueId src) {
   check_is_tile(cg, src);
   Instruction in = make_inst(opcode, engine);
@@ -96,24 +96,24 @@ ValueId copy_op(NeuronCodegen &cg, const OpCall &c, const std::string &opcode, E
                      c.dtype.value_or(dtype_of(cg, src)));
 }
 
-ValueId handle_copy(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_copy(NeuronCodegen& cg, const OpCall& c) {
   ValueId src = c.tile("src");
   require_memory(cg, src, "src", "copy", Mem::OnChip);
   return copy_op(cg, c, "tensor_copy", Engine::Vector, src);
 }
 
-ValueId handle_tensor_copy(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_copy(NeuronCodegen& cg, const OpCall& c) {
   ValueId src = c.tile("src");
   return copy_op(cg, c, "tensor_copy", copy_engine(cg, c, "tensor_copy", {{src, "src"}}), src);
 }
 
-ValueId handle_tensor_copy_dynamic_src(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_copy_dynamic_src(NeuronCodegen& cg, const OpCall& c) {
   ValueId src = c.tile("src");
   Engine e = copy_engine(cg, c, "tensor_copy_dynamic_src", {{src, "src"}});
   return copy_op(cg, c, "tensor_copy_dynamic_src", e, src);
 }
 
-ValueId handle_tensor_copy_dynamic_dst(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_tensor_copy_dynamic_dst(NeuronCodegen& cg, const OpCall& c) {
   ValueId dst = c.tile("dst"), src = c.tile("src");
   Engine e = copy_engine(cg, c, "tensor_copy_dynamic_dst", {{dst, "dst"}, {src, "src"}});
   check_is_tile(cg, src);
@@ -128,20 +128,20 @@ ValueId handle_tensor_copy_dynamic_dst(NeuronCodegen &cg, const OpCall &c) {
   return -1;
 }
 
-ValueId handle_dma_copy(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_dma_copy(NeuronCodegen& cg, const OpCall& c) {
   ValueId dst = c.tile("dst"), src = c.tile("src");
   require_hbm_or_sbuf(cg, dst, "dst", "dma_copy");
   require_hbm_or_sbuf(cg, src, "src", "dma_copy");
   require_writable(cg, dst);
-  const auto &ds = shape_of(cg, dst);
-  const auto &ss = shape_of(cg, src);
+  const auto& ds = shape_of(cg, dst);
+  const auto& ss = shape_of(cg, src);
   if (elements(ds) != elements(ss))
     sema::err_tiled_offloaded_memcpy_same_shape(shape_list(ss), shape_list(ds));
   Instruction in = make_inst("dma_copy", Engine::Dma);
   in.mask = align_mask(c.mask, ds.size());
   add_operand(cg, in, "dst", dst);
   add_operand(cg, in, "src", src);
-  for (const char *key : {"dst_rmw_op", "oob_mode", "dge_mode"}) {
+  for (const char* key : {"dst_rmw_op", "oob_mode", "dge_mode"}) {
     std::string v = c.attr_string(key);
     if (!v.empty()) in.attrs.push_back({key, v});
   }
@@ -149,11 +149,11 @@ ValueId handle_dma_copy(NeuronCodegen &cg, const OpCall &c) {
   return -1;
 }
 
-ValueId handle_load_transpose2d(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_load_transpose2d(NeuronCodegen& cg, const OpCall& c) {
   ValueId src = c.tile("src");
   require_memory(cg, src, "src", "load_transpose2d", Mem::Hbm);
   require_no_indirect(cg, src);
-  const auto &s = shape_of(cg, src);
+  const auto& s = shape_of(cg, src);
   if (s.size() > 2)
     sema::err_exceed_max_supported_dimension(described(cg, src), "load_transpose2d", 2);
   std::vector<int64_t> out = s.size() == 2 ? std::vector<int64_t>{s[1], s[0]} : s;
@@ -163,16 +163,16 @@ ValueId handle_load_transpose2d(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, out, c.dtype.value_or(dtype_of(cg, src)));
 }
 
-ValueId handle_dma_transpose(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_dma_transpose(NeuronCodegen& cg, const OpCall& c) {
   ValueId src = c.tile("src");
   require_hbm_or_sbuf(cg, src, "src", "dma_transpose");
   require_no_indirect(cg, src);
-  const auto &s = shape_of(cg, src);
+  const auto& s = shape_of(cg, src);
   if (s.size() > 4)
     sema::err_exceed_max_supported_dimension(described(cg, src), "dma_transpose", 4);
   static const std::vector<std::vector<int64_t>> kPerms = {
       {}, {0}, {1, 0}, {2, 1, 0}, {3, 1, 2, 0}};
-  const std::vector<int64_t> &perm = kPerms[s.size()];
+  const std::vector<int64_t>& perm = kPerms[s.size()];
   std::vector<int64_t> axes = c.attr_ints("axes");
   if (!axes.empty() && axes != perm)
     sema::err_dma_transpose_axes(shape_list(axes), shape_list(perm));
@@ -187,7 +187,7 @@ ValueId handle_dma_transpose(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, out, c.dtype.value_or(dtype_of(cg, src)));
 }
 
-ValueId handle_gather_flattened(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_gather_flattened(NeuronCodegen& cg, const OpCall& c) {
   ValueId data = c.tile("data"), indices = c.tile("indices");
   for (auto [v, role] : {std::pair{data, "data"}, {indices, "indices"}}) {
     require_memory(cg, v, role, "gather_flattened", Mem::Sbuf);
@@ -207,14 +207,14 @@ ValueId handle_gather_flattened(NeuronCodegen &cg, const OpCall &c) {
                      c.dtype.value_or(dtype_of(cg, data)));
 }
 
-ValueId handle_atomic_rmw(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_atomic_rmw(NeuronCodegen& cg, const OpCall& c) {
   std::string op = c.attr_string("op", "");
   if (op != "add") sema::err_atomic_rmw_add_only(op.empty() ? "None" : op);
   ValueId dst = c.tile("dst");
   require_memory(cg, dst, "dst", "atomic_rmw", Mem::Hbm);
   if (!cg.value(dst).indirect) sema::err_atomic_rmw_dynamic_index();
   require_writable(cg, dst);
-  const ValueOrScalar &value = c.operand("value");
+  const ValueOrScalar& value = c.operand("value");
   Instruction in = make_inst("atomic_rmw", Engine::Dma);
   in.mask = align_mask(c.mask, shape_of(cg, dst).size());
   add_operand(cg, in, "dst", dst);
@@ -235,7 +235,7 @@ ValueId handle_atomic_rmw(NeuronCodegen &cg, const OpCall &c) {
 
 } // namespace
 
-void register_movement_ops(OpRegistry &r) {
+void register_movement_ops(OpRegistry& r) {
   r.add("copy", handle_copy);
   r.add("tensor_copy", handle_tensor_copy);
   r.add("tensor_copy_dynamic_src", handle_tensor_copy_dynamic_src);

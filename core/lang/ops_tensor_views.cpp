@@ -13,7 +13,7 @@ using namespace nki::ir;
 
 namespace {
 
-std::string shape_list(const std::vector<int64_t> &s) {
+std::string shape_list(const std::vector<int64_t>& s) {
   std::string out = "[";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + "]";
@@ -22,8 +22,8 @@ std::string shape_list(const std::vector<int64_t> &s) {
 // A tensor sharing the storage of `v`'s tensor (row-major), defined by a no-op instruction so
 // the IR shows where it came from. Parameters keep their role: writing through an alias of an
 // immutable input is refused like writing the input.
-ValueId alias(NeuronCodegen &cg, ValueId v, std::vector<int64_t> shape, DType dtype,
-              const std::string &opcode, const std::string &name) {
+ValueId alias(NeuronCodegen& cg, ValueId v, std::vector<int64_t> shape, DType dtype,
+              const std::string& opcode, const std::string& name) {
   const Tensor base = tensor_of(cg, v); // a copy: creating a tensor may move the table
   if (!cg.value(v).is_identity(base))
     sema::err_not_supported_yet(opcode + " of a part of a tensor (" + opcode +
@@ -47,7 +47,7 @@ ValueId alias(NeuronCodegen &cg, ValueId v, std::vector<int64_t> shape, DType dt
   return out;
 }
 
-ValueId handle_reshape(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_reshape(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = c.tile("x");
   const std::vector<int64_t> old = shape_of(cg, x);
   std::vector<int64_t> shape = c.attr_ints("shape");
@@ -68,7 +68,7 @@ ValueId handle_reshape(NeuronCodegen &cg, const OpCall &c) {
     sema::err_reshape(described(cg, x), shape_list(shape),
                       "it has " + std::to_string(elements(old)) + " elements");
   if (shape == old) return x;
-  const Tensor &t = tensor_of(cg, x);
+  const Tensor& t = tensor_of(cg, x);
   if (t.memory() != Memory::HBM) {
     if (shape.size() < 2 || shape[0] != old[0])
       sema::err_reshape(described(cg, x), shape_list(shape),
@@ -77,7 +77,7 @@ ValueId handle_reshape(NeuronCodegen &cg, const OpCall &c) {
   return alias(cg, x, shape, t.dtype, "reshape", c.name);
 }
 
-ValueId handle_view(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_view(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = c.tile("x");
   DType from = dtype_of(cg, x);
   DType to = c.dtype.value_or(from);
@@ -89,7 +89,7 @@ ValueId handle_view(NeuronCodegen &cg, const OpCall &c) {
   return alias(cg, x, shape, to, "view", c.name);
 }
 
-ValueId handle_astype(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_astype(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = c.tile("x");
   require_memory(cg, x, "x", "astype", Mem::OnChip);
   check_is_tile(cg, x);
@@ -98,7 +98,7 @@ ValueId handle_astype(NeuronCodegen &cg, const OpCall &c) {
   return emit_result(cg, std::move(in), c.name, shape_of(cg, x), c.dtype.value_or(dtype_of(cg, x)));
 }
 
-ValueId handle_expand_dims(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_expand_dims(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = c.tile("data");
   AccessPattern ap = cg.value(x);
   std::vector<int64_t> axes = c.attr_ints("axis");
@@ -117,7 +117,7 @@ ValueId handle_expand_dims(NeuronCodegen &cg, const OpCall &c) {
   return cg.add_value(std::move(ap));
 }
 
-ValueId handle_assert_shape(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_assert_shape(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = c.tile("x");
   std::vector<int64_t> expected = c.attr_ints("shape");
   if (shape_of(cg, x) != expected) {
@@ -130,7 +130,7 @@ ValueId handle_assert_shape(NeuronCodegen &cg, const OpCall &c) {
 
 // Partition (and free) broadcast of a tile: the source is read through an access pattern
 // whose index ignores the broadcast axes.
-ValueId handle_broadcast_to(NeuronCodegen &cg, const OpCall &c) {
+ValueId handle_broadcast_to(NeuronCodegen& cg, const OpCall& c) {
   ValueId src = c.tile("src");
   require_memory(cg, src, "src", "broadcast_to", Mem::OnChip);
   check_is_tile(cg, src);
@@ -151,11 +151,11 @@ ValueId handle_broadcast_to(NeuronCodegen &cg, const OpCall &c) {
                         ? AffineExpr(0)
                         : AffineExpr::var({VarKind::TileAxis, static_cast<int>(off + i)}));
   }
-  const AccessPattern &base = cg.value(src);
+  const AccessPattern& base = cg.value(src);
   AccessPattern ap;
   ap.tensor = base.tensor;
   ap.tile_shape = target;
-  for (const auto &e : base.index) ap.index.push_back(e.substitute_tile_axes(subst));
+  for (const auto& e : base.index) ap.index.push_back(e.substitute_tile_axes(subst));
   carry_indirect(base, ap, subst);
   ValueId view = cg.add_value(std::move(ap));
   Instruction in = make_inst("broadcast_to", Engine::None);
@@ -166,7 +166,7 @@ ValueId handle_broadcast_to(NeuronCodegen &cg, const OpCall &c) {
 
 } // namespace
 
-void register_view_ops(OpRegistry &r) {
+void register_view_ops(OpRegistry& r) {
   r.add("reshape", handle_reshape);
   r.add("view", handle_view);
   r.add("astype", handle_astype);

@@ -26,17 +26,17 @@ struct Resolved {
 
 } // namespace
 
-ValueId view(NeuronCodegen &cg, ValueId v, const std::vector<IndexItem> &items_in) {
+ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_in) {
   const AccessPattern base = cg.value(v);
-  const Tensor &t = cg.kernel().tensor(base.tensor);
+  const Tensor& t = cg.kernel().tensor(base.tensor);
   const size_t rank = base.tile_shape.size();
 
   // Expand `...` into full slices.
   std::vector<IndexItem> items;
   size_t consumed = 0;
-  for (const auto &it : items_in)
+  for (const auto& it : items_in)
     if (it.kind != IndexItem::Kind::Ellipsis) ++consumed;
-  for (const auto &it : items_in) {
+  for (const auto& it : items_in) {
     if (it.kind == IndexItem::Kind::Ellipsis) {
       for (size_t k = consumed; k < rank; ++k) items.push_back(full_slice());
       consumed = rank;
@@ -71,7 +71,7 @@ ValueId view(NeuronCodegen &cg, ValueId v, const std::vector<IndexItem> &items_i
   }
 
   bool any_advanced = false, any_slice = false;
-  for (const auto &it : items) {
+  for (const auto& it : items) {
     if (it.kind == IndexItem::Kind::Expr && !it.expr.shape.empty()) {
       any_advanced = true;
       if (it.expr.shape.size() == 1) sema::err_1d_arange(t.name);
@@ -93,19 +93,19 @@ ValueId view(NeuronCodegen &cg, ValueId v, const std::vector<IndexItem> &items_i
     // Advanced indexing: index expressions broadcast together (right-aligned, NumPy rules);
     // the tile's leading axes are the broadcast shape, then any unindexed dimensions.
     size_t bdim = 0;
-    for (const auto &it : items)
+    for (const auto& it : items)
       if (it.kind == IndexItem::Kind::Expr) bdim = std::max(bdim, it.expr.shape.size());
     std::vector<int64_t> bshape(bdim, 1);
-    for (const auto &it : items) {
+    for (const auto& it : items) {
       if (it.kind != IndexItem::Kind::Expr) continue;
       size_t off = bdim - it.expr.shape.size();
       for (size_t k = 0; k < it.expr.shape.size(); ++k) {
         int64_t e = it.expr.shape[k];
-        int64_t &b = bshape[off + k];
+        int64_t& b = bshape[off + k];
         if (e == 1) continue;
         if (b != 1 && b != e) {
           std::string params;
-          for (const auto &jt : items) {
+          for (const auto& jt : items) {
             if (jt.kind != IndexItem::Kind::Expr) continue;
             if (!params.empty()) params += ", ";
             params += sema::describe("index", jt.expr.shape);
@@ -117,7 +117,7 @@ ValueId view(NeuronCodegen &cg, ValueId v, const std::vector<IndexItem> &items_i
     }
     r.tile_shape = bshape;
     for (size_t d = 0; d < rank; ++d) {
-      const IndexItem &it = items[d];
+      const IndexItem& it = items[d];
       if (it.kind == IndexItem::Kind::Int) {
         r.subst[d] = AffineExpr(it.value < 0 ? it.value + base.tile_shape[d] : it.value);
       } else if (it.kind == IndexItem::Kind::Expr) {
@@ -136,7 +136,7 @@ ValueId view(NeuronCodegen &cg, ValueId v, const std::vector<IndexItem> &items_i
     }
   } else {
     for (size_t d = 0; d < rank; ++d) {
-      const IndexItem &it = items[d];
+      const IndexItem& it = items[d];
       int64_t n = base.tile_shape[d];
       switch (it.kind) {
       case IndexItem::Kind::Int:
@@ -172,7 +172,7 @@ ValueId view(NeuronCodegen &cg, ValueId v, const std::vector<IndexItem> &items_i
   AccessPattern out;
   out.tensor = base.tensor;
   out.tile_shape = r.tile_shape;
-  for (const auto &e : base.index) out.index.push_back(e.substitute_tile_axes(r.subst));
+  for (const auto& e : base.index) out.index.push_back(e.substitute_tile_axes(r.subst));
   if (indirect) {
     attach_indirect(cg, base, out, *indirect, indirect_axes);
   } else {

@@ -55,7 +55,7 @@ IndexItem decode_item(NeuronCodegen& cg, const Json& j) {
   } else if (k == "tile") {
     it.kind = IndexItem::Kind::Tile;
     it.value = decode_value(cg, j["t"]);
-    if (j.has("e")) it.expr = decode_expr(j["e"]);  // static part added to the tile's values
+    if (j.has("e")) it.expr = decode_expr(j["e"]); // static part added to the tile's values
   } else {
     throw sema::InternalError("unknown index item kind '" + k + "'");
   }

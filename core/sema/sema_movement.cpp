@@ -4,21 +4,21 @@
 
 namespace nki::sema {
 
-void err_size_of_dimension_exceed_arch_limit(size_t dim, const std::string &param,
-                                             const std::string &api, int64_t limit) {
+void err_size_of_dimension_exceed_arch_limit(size_t dim, const std::string& param,
+                                             const std::string& api, int64_t limit) {
   throw NkiError("ValueError", "size of dimension " + std::to_string(dim) + " in '" + param +
                                    "' of '" + api + "' exceed architecture limitation of " +
                                    std::to_string(limit) + ".");
 }
 
-void err_exceed_max_supported_dimension(const std::string &param, const std::string &api,
+void err_exceed_max_supported_dimension(const std::string& param, const std::string& api,
                                         size_t max_rank) {
   throw NkiError("ValueError", "parameter '" + param + "' of '" + api +
                                    "' exceed max supported number of dimensions of " +
                                    std::to_string(max_rank) + ".");
 }
 
-void err_param_shape_incompatible_with_matmul(const std::string &params, const std::string &api,
+void err_param_shape_incompatible_with_matmul(const std::string& params, const std::string& api,
                                               bool transpose_x) {
   throw NkiError("ValueError",
                  "Parameter shapes (" + params + ") of '" + api +
@@ -28,8 +28,8 @@ void err_param_shape_incompatible_with_matmul(const std::string &params, const s
                      ") must match");
 }
 
-void err_supported_operand_dtype(const std::string &name, const std::string &api,
-                                 const std::string &dtype, const std::string &expected) {
+void err_supported_operand_dtype(const std::string& name, const std::string& api,
+                                 const std::string& dtype, const std::string& expected) {
   throw NkiError("TypeError", "'" + name + "' of '" + api + "' has dtype '" + dtype +
                                   "', expected one of the following dtypes: " + expected);
 }
@@ -41,7 +41,7 @@ void err_psum_write_dtype(bool transpose) {
                              "(FP32/int32)");
 }
 
-void err_psum_tile_exceeds_bank(const std::string &tile, int64_t bytes) {
+void err_psum_tile_exceeds_bank(const std::string& tile, int64_t bytes) {
   throw NkiError("ValueError", "PSUM tile '" + tile + "' needs " + std::to_string(bytes) +
                                    " bytes per partition, more than one PSUM bank (2048 bytes, "
                                    "i.e. 512 float32 elements; nl.tile_size.psum_fmax)");
@@ -63,12 +63,12 @@ void err_indirect_indices_sbuf() {
   throw NkiError("NKISyntaxError", "Indirect indices tile must be on SBUF.");
 }
 
-void err_indirect_indices_are_not_supported_with_nki_api(const std::string &operands) {
+void err_indirect_indices_are_not_supported_with_nki_api(const std::string& operands) {
   throw NkiError("NKISyntaxError",
                  "cannot use indirect indexing access with the current NKI API for " + operands);
 }
 
-void err_indirect_index_tile_shape(const std::string &tile, int64_t partitions) {
+void err_indirect_index_tile_shape(const std::string& tile, int64_t partitions) {
   throw NkiError("NKISyntaxError",
                  "indirect index tile '" + tile + "' must hold one index per partition (shape [" +
                      std::to_string(partitions) +
@@ -76,7 +76,7 @@ void err_indirect_index_tile_shape(const std::string &tile, int64_t partitions) 
                      "nl.mgrid");
 }
 
-void err_atomic_rmw_add_only(const std::string &op) {
+void err_atomic_rmw_add_only(const std::string& op) {
   throw NkiError("NKISyntaxError",
                  "atomic_rmw `op` param only supports 'add' operation currently. An unsupported "
                  "op=" +
@@ -89,38 +89,38 @@ void err_atomic_rmw_dynamic_index() {
                  "to index.");
 }
 
-void err_tiled_offloaded_memcpy_same_shape(const std::string &src, const std::string &dst) {
+void err_tiled_offloaded_memcpy_same_shape(const std::string& src, const std::string& dst) {
   throw NkiError("NKISyntaxError",
                  "src and dst must have the same shape, src.shape=" + src + " dst.shape=" + dst);
 }
 
-void err_tile_shape_mismatch(const std::string &expected, const std::string &got) {
+void err_tile_shape_mismatch(const std::string& expected, const std::string& got) {
   throw NkiError("NKISyntaxError",
                  "tile shape mismatch, expected '" + expected + "', got '" + got + "'");
 }
 
-void err_reshape(const std::string &tensor, const std::string &shape, const std::string &why) {
+void err_reshape(const std::string& tensor, const std::string& shape, const std::string& why) {
   throw NkiError("ValueError", "cannot reshape '" + tensor + "' into shape " + shape + ": " + why);
 }
 
-void err_view_dtype(const std::string &tensor, const std::string &dtype) {
+void err_view_dtype(const std::string& tensor, const std::string& dtype) {
   throw NkiError("ValueError", "cannot view '" + tensor + "' as " + dtype +
                                    ": the bytes of its last dimension do not divide into " + dtype +
                                    " elements");
 }
 
-void err_expand_dims_axis(const std::string &tile, int64_t axis) {
+void err_expand_dims_axis(const std::string& tile, int64_t axis) {
   throw NkiError("ValueError", "expand_dims only inserts axes after the last dimension of a "
                                "tile; axis=" +
                                    std::to_string(axis) + " is not supported for '" + tile + "'");
 }
 
-void err_dma_transpose_axes(const std::string &axes, const std::string &expected) {
+void err_dma_transpose_axes(const std::string& axes, const std::string& expected) {
   throw NkiError("ValueError", "dma_transpose does not support axes=" + axes +
                                    "; the supported permutation for this rank is " + expected);
 }
 
-void err_matmul_pe_tile(const std::string &why) {
+void err_matmul_pe_tile(const std::string& why) {
   throw NkiError("ValueError", "invalid tile_position/tile_size of 'nc_matmul': " + why);
 }
 

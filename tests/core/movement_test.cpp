@@ -26,56 +26,56 @@ protected:
   }
 
   /// Sends one request; returns the reply's value id (or -1).
-  int req(const std::string &json) {
+  int req(const std::string& json) {
     util::Json r = util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
     return r.is_object() && r.has("v") ? static_cast<int>(r["v"].integer()) : -1;
   }
-  int param(const std::string &name, const std::string &shape, const std::string &dtype) {
+  int param(const std::string& name, const std::string& shape, const std::string& dtype) {
     return req(R"({"op":"param","name":")" + name + R"(","shape":)" + shape + R"(,"dtype":")" +
                dtype + R"("})");
   }
-  int tile(const std::string &name, const std::string &shape, const std::string &dtype,
-           const std::string &buffer = "sbuf") {
+  int tile(const std::string& name, const std::string& shape, const std::string& dtype,
+           const std::string& buffer = "sbuf") {
     return req(R"({"op":"ndarray","name":")" + name + R"(","shape":)" + shape + R"(,"dtype":")" +
                dtype + R"(","buffer":")" + buffer + R"("})");
   }
   /// {"op":"call","api":api,"operands":[[role, {"v": id}], ...], ...rest}
-  int call(const std::string &api, const std::vector<std::pair<std::string, int>> &operands,
-           const std::string &rest = "") {
+  int call(const std::string& api, const std::vector<std::pair<std::string, int>>& operands,
+           const std::string& rest = "") {
     std::string ops;
-    for (const auto &[role, v] : operands)
+    for (const auto& [role, v] : operands)
       ops += (ops.empty() ? "" : ",") + std::string("[\"") + role +
              "\",{\"v\":" + std::to_string(v) + "}]";
     return req(R"({"op":"call","api":")" + api + R"(","operands":[)" + ops + "]" +
                (rest.empty() ? "" : "," + rest) + "}");
   }
-  std::string line_of(const ir::Instruction &in) const {
+  std::string line_of(const ir::Instruction& in) const {
     // The printed line of `in`: the one whose record carries its op id.
     printer::RecordSink sink;
     printer::print_kernel(cg_->kernel(), sink);
-    for (const auto &r : sink.records())
+    for (const auto& r : sink.records())
       if (r.op_id == in.id) return r.text.substr(r.text.find_first_not_of(' '));
     return "";
   }
-  const ir::Tensor &tensor(int v) const { return cg_->kernel().tensor(cg_->value(v).tensor); }
+  const ir::Tensor& tensor(int v) const { return cg_->kernel().tensor(cg_->value(v).tensor); }
 
   /// Expects `f` to raise NKI's diagnostic of class `kind` with message `text`.
-  template <class F> void expect_error(F f, const std::string &kind, const std::string &text) {
+  template <class F> void expect_error(F f, const std::string& kind, const std::string& text) {
     try {
       f();
       ADD_FAILURE() << "expected " << kind << ": " << text;
-    } catch (const sema::NkiError &e) {
+    } catch (const sema::NkiError& e) {
       EXPECT_EQ(e.kind(), kind);
       EXPECT_EQ(std::string(e.what()), text);
     }
   }
 
   std::unique_ptr<trace::TraceSession> session_;
-  codegen::NeuronCodegen *cg_ = nullptr;
+  codegen::NeuronCodegen* cg_ = nullptr;
   ir::RegionId region_ = ir::kNone;
 };
 
-std::string text_of(const std::string &line) {
+std::string text_of(const std::string& line) {
   return line.substr(0, line.find("  @"));
 }
 
@@ -95,7 +95,7 @@ TEST_F(Movement, nc_matmul_writes_fp32_psum_and_accumulates_in_place) {
   int r2 = call("nc_matmul", {{"stationary", a}, {"moving", b}});
   req(R"({"op":"assign","dst":{"v":)" + std::to_string(acc) + R"(},"src":{"v":)" +
       std::to_string(r2) + R"(},"acc":"add"})");
-  const ir::Instruction &last = cg_->kernel().instructions().back();
+  const ir::Instruction& last = cg_->kernel().instructions().back();
   EXPECT_EQ(last.opcode, "nc_matmul");
   EXPECT_EQ(last.result, ir::kNone);
   EXPECT_EQ(text_of(line_of(last)), "tensor.nc_matmul %acc, %a, %b {accumulate = 1}");
@@ -106,7 +106,7 @@ TEST_F(Movement, matmul_without_transpose_x_inserts_a_tensor_engine_transpose) {
   int y = tile("y", "[128,256]", "float32");
   size_t before = cg_->kernel().instructions().size();
   int r = call("matmul", {{"x", x}, {"y", y}});
-  const auto &insts = cg_->kernel().instructions();
+  const auto& insts = cg_->kernel().instructions();
   ASSERT_EQ(insts.size(), before + 3);
   EXPECT_EQ(text_of(line_of(insts[before])),
             "%x_T_psum = tensor.nc_transpose %x : psum f32[128,64]");
@@ -174,7 +174,7 @@ TEST_F(Movement, indirect_load_reads_the_index_tile_per_partition) {
                      R"(}},{"k":"expr","e":{"c":0,"t":[["A",1,1]],"shape":[1,512]}}]})";
   int t = req(R"({"op":"call","api":"load","operands":[["src",)" + view + "]]}");
   EXPECT_EQ(cg_->value(t).tile_shape, (std::vector<int64_t>{64, 512}));
-  const auto &ap = cg_->kernel().instructions().back().operands[0].ap;
+  const auto& ap = cg_->kernel().instructions().back().operands[0].ap;
   ASSERT_TRUE(ap.indirect);
   EXPECT_EQ(ap.indirect_dim, 0);
   EXPECT_EQ(printer::format_access(cg_->kernel(), ap), "%a[%idx[p, 0], f]");
@@ -280,7 +280,7 @@ TEST_F(Movement, direct_allocation_is_recorded_on_the_allocating_instruction) {
   int t = tile("t", "[128,512]", "bfloat16");
   call("allocation", {{"tensor", t}},
        R"("attrs":{"alloc_kind":"mod_alloc","base_addr":0,"num_free_tiles":[2]})");
-  const ir::Instruction &in = cg_->kernel().instructions().back();
+  const ir::Instruction& in = cg_->kernel().instructions().back();
   EXPECT_EQ(text_of(line_of(in)),
             "%t = ndarray {alloc = sbuf.mod_alloc, base_addr = 0, num_free_tiles = [2]} : sbuf "
             "bf16[128,512]");
