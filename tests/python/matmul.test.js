@@ -216,6 +216,44 @@ describe("tutorial-shaped kernels", () => {
   });
 });
 
+describe("simulated", () => {
+  test("PSUM accumulation over K and the transposing nl.matmul give x @ y", () => {
+    const src = `${HEAD}
+@nki.jit
+def mm(lhsT, rhs, x):
+    K, M = lhsT.shape
+    N = rhs.shape[1]
+    out = nl.ndarray((M, N), dtype=nl.float32, buffer=nl.shared_hbm)
+    out2 = nl.ndarray((M, N), dtype=nl.float32, buffer=nl.shared_hbm)
+    acc = nl.zeros((M, N), nl.float32, buffer=nl.psum)
+    for k in nl.affine_range(K // 128):
+        a = nl.load(lhsT[k * 128:(k + 1) * 128, :])
+        b = nl.load(rhs[k * 128:(k + 1) * 128, :])
+        acc += nl.matmul(a, b, transpose_x=True)
+    nl.store(out, value=nl.copy(acc))
+    r = nl.matmul(nl.load(x), nl.load(rhs[0:128, :]))
+    nl.store(out2, value=nl.copy(r))
+    return out, out2
+
+K, M, N = 256, 64, 32
+a = (np.arange(K * M, dtype=np.float32).reshape((K, M)) % 7) - 3
+b = (np.arange(K * N, dtype=np.float32).reshape((K, N)) % 5) - 2
+x = (np.arange(M * 128, dtype=np.float32).reshape((M, 128)) % 3) - 1
+c, c2 = nki.simulate_kernel(mm, a, b, x)
+for m in range(M):
+    for n in range(N):
+        want = sum(float(a[k, m]) * float(b[k, n]) for k in range(K))
+        assert float(c[m, n]) == want, (m, n, float(c[m, n]), want)
+        want2 = sum(float(x[m, k]) * float(b[k, n]) for k in range(128))
+        assert float(c2[m, n]) == want2, (m, n, float(c2[m, n]), want2)
+`;
+    err = "";
+    const r = runtime.runSource(src, { filename: "mm.py" });
+    expect(err).toBe("");
+    expect(r.exitCode).toBe(0);
+  });
+});
+
 describe("matmul and transpose diagnostics", () => {
   const cases = [
     {

@@ -191,6 +191,35 @@ describe("indirect indexing", () => {
   }
 });
 
+describe("simulated", () => {
+  test("an indirect gather, a broadcast and a scatter move the rows the index tile names", () => {
+    const src = `${HEAD}
+@nki.jit
+def k(data, idx, g):
+    out = nl.ndarray((4, 8), dtype=data.dtype, buffer=nl.shared_hbm)
+    i_p = nl.arange(4)[:, None]
+    i_f = nl.arange(8)[None, :]
+    ix = nl.load(idx)
+    rows = nl.load(data[ix[i_p, 0], i_f])
+    scale = nl.load(g.reshape((1, 8))).broadcast_to((4, 8))
+    nl.store(out, value=nl.multiply(rows, scale))
+    return out
+
+data = np.arange(128, dtype=np.float32).reshape((16, 8))
+idx = np.array([[3], [0], [9], [14]], dtype=np.int32)
+g = np.arange(8, dtype=np.float32) + 1
+out = nki.simulate_kernel(k, data, idx, g)
+for r in range(4):
+    for f in range(8):
+        assert float(out[r, f]) == float(data[int(idx[r, 0]), f]) * float(g[f]), (r, f)
+`;
+    err = "";
+    const r = runtime.runSource(src, { filename: "mv.py" });
+    expect(err).toBe("");
+    expect(r.exitCode).toBe(0);
+  });
+});
+
 describe("neuronxcc.nki.compiler", () => {
   test("direct allocations are recorded on the allocating instruction; directives accepted", () => {
     const l = ir(
