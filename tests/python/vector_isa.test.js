@@ -25,7 +25,6 @@ import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
 import neuronxcc.nki.isa as nisa
 import neuronxcc.nki.typing as nt
-from neuronxcc.nki.compiler.backends.neuron.nki_ctx import nki_ctx
 `;
 
 const F32 = (s) => `nt.tensor[[${s}], nl.float32]`;
@@ -116,9 +115,8 @@ describe("Vector / GpSimd element-wise instructions", () => {
   });
 
   test("on trn2 (platform_target) the Scalar engine runs tensor_scalar multiply→add", () => {
-    const l = ir(script("a, b", `    nki_ctx().opts.platform_target = "trn2"
-${LOAD}    s = nisa.tensor_scalar(x, np.multiply, 2.0, op1=np.add, operand1=1.0, engine=nisa.scalar_engine)
-    print(nisa.get_nc_version() == nisa.nc_version.gen3)`, XY));
+    const l = ir(script("a, b", `${LOAD}    s = nisa.tensor_scalar(x, np.multiply, 2.0, op1=np.add, operand1=1.0, engine=nisa.scalar_engine)
+    print(nisa.get_nc_version() == nisa.nc_version.gen3)`, XY).replace("@nki.jit", '@nki.jit(platform_target="trn2")'));
     expect(l).toContain("%s = scalar.tensor_scalar %x, 2.0, 1.0 {op0 = multiply, op1 = add} : sbuf f32[128,64]");
     expect(out).toBe("True\n");
   });

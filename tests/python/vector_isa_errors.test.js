@@ -20,13 +20,12 @@ import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
 import neuronxcc.nki.isa as nisa
 import neuronxcc.nki.typing as nt
-from neuronxcc.nki.compiler.backends.neuron.nki_ctx import nki_ctx
 `;
 
 /** A kernel over a (128, 64) float32 input `x` (SBUF) and `y` (a second load). */
 function kernel(body, trn2 = false) {
-  const target = trn2 ? '    nki_ctx().opts.platform_target = "trn2"\n' : "";
-  return `${HEAD}@nki.jit\ndef k(a):\n${target}    x = nl.load(a)\n    y = nl.load(a)\n${body}\n    return None\nnki.trace_kernel(k, nt.tensor[[128, 64], nl.float32])\n`;
+  const jit = trn2 ? '@nki.jit(platform_target="trn2")' : "@nki.jit";
+  return `${HEAD}${jit}\ndef k(a):\n    x = nl.load(a)\n    y = nl.load(a)\n${body}\n    return None\nnki.trace_kernel(k, nt.tensor[[128, 64], nl.float32])\n`;
 }
 
 function expectError(src, at, text) {
@@ -173,5 +172,5 @@ test("a nisa instruction outside a kernel raises NKI's outside-kernel error", ()
   const r = runtime.runSource(`${HEAD}x = nt.tensor[[128, 64], nl.float32]\nr = nisa.tensor_reduce(np.add, x, axis=1)\n`,
     { filename: "e.py" });
   expect(r.exitCode).toBe(1);
-  expect(err).toContain("e.py:8:5: error: RuntimeError: calling NKI API outside of NKI kernels is not supported.");
+  expect(err).toContain("e.py:7:5: error: RuntimeError: calling NKI API outside of NKI kernels is not supported.");
 });
