@@ -83,6 +83,7 @@ const OpRegistry& registry() {
     register_vector_isa_ops(reg);
     register_matmul_ops(reg);
     register_movement_ops(reg);
+    register_debug_ops(reg);
     return reg;
   }();
   return r;

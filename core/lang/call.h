@@ -58,6 +58,7 @@ void register_reduce_ops(OpRegistry& r);      // ops_reduce.cpp: reductions, sca
 void register_vector_isa_ops(OpRegistry& r);  // ops_vector_isa.cpp: nisa vector/scalar/gpsimd
 void register_matmul_ops(OpRegistry& r);      // ops_matmul.cpp: matmul, transposes
 void register_movement_ops(OpRegistry& r);    // ops_movement.cpp: copies, DMA, views, constants
+void register_debug_ops(OpRegistry& r);       // ops_debug.cpp: device_print
 
 /// Decodes a request's "operands", "attrs", "dtype", "mask" and "name" into an OpCall.
 OpCall decode_call(NeuronCodegen& cg, const util::Json& req);

@@ -310,3 +310,4 @@ def divide(x, y, *, dtype=None, mask=None, **kwargs):
 # --- the rest of the surface, by family ------------------------------------------------------
 from ._math import *  # noqa: E402,F401,F403
 from ._movement import *  # noqa: E402,F401,F403
+from ._debug import device_print  # noqa: E402,F401

@@ -1,0 +1,236 @@
+// Running kernels on data in Pyodide: nki.simulate_kernel, @nki.jit(mode='simulation'), direct
+// calls and the device decorators (which say once that no device is present), nl.device_print,
+// seeded randomness, and the simulator's diagnostics as the user sees them.
+import { beforeAll, describe, expect, test } from "vitest";
+
+import { createNodeRuntime } from "../../wasm/js/node.mjs";
+
+let runtime;
+let out = "";
+let err = "";
+
+/** Runs a script like the CLI does; returns {exitCode, out, err}. */
+function run(source, filename = "k.py") {
+  out = "";
+  err = "";
+  const r = runtime.runSource(source, { filename });
+  return { exitCode: r.exitCode, out, err };
+}
+
+const PRELUDE = `
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+`;
+
+const SCALE = `
+@nki.jit
+def scale(x, factor=2.0):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    t = nl.load(x)
+    nl.store(out, value=nl.multiply(t, factor))
+    return out
+`;
+
+beforeAll(async () => {
+  runtime = await createNodeRuntime({
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+  });
+});
+
+describe("running kernels", () => {
+  test("simulate_kernel returns numpy arrays with the kernel's dtype and values", () => {
+    const r = run(`${PRELUDE}${SCALE}
+x = np.arange(12, dtype=np.float32).reshape(3, 4)
+y = nki.simulate_kernel(scale, x, factor=0.5)
+print(type(y).__name__, y.dtype, y.shape, y.tolist())
+`);
+    expect(r.err).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(r.out).toBe(
+      "ndarray float32 (3, 4) [[0.0, 0.5, 1.0, 1.5], [2.0, 2.5, 3.0, 3.5], [4.0, 4.5, 5.0, 5.5]]\n",
+    );
+  });
+
+  test("a gridded kernel runs one instance per program id, sharing shared_hbm", () => {
+    const r = run(`${PRELUDE}
+@nki.jit
+def rows(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    i = nl.program_id(0)
+    t = nl.load(x[i:i + 1, :])
+    nl.store(out[i:i + 1, :], value=nl.multiply(t, 10.0))
+    return out
+x = np.arange(6, dtype=np.float32).reshape(3, 2)
+print(nki.simulate_kernel(rows[3], x).tolist())
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("[[0.0, 10.0], [20.0, 30.0], [40.0, 50.0]]\n");
+  });
+
+  test("mode='simulation' runs silently; the device modes say once that there is no device", () => {
+    const r = run(`${PRELUDE}${SCALE}
+sim = nki.jit(scale.func, mode="simulation")
+x = np.ones((2, 2), dtype=np.float32)
+print(sim(x).tolist())
+print(scale(x).tolist(), scale(x).tolist())
+bm = nki.baremetal(scale.func)
+print(bm(x)[0, 0])
+`);
+    expect(r.exitCode).toBe(0);
+    expect(r.out).toBe("[[2.0, 2.0], [2.0, 2.0]]\n[[2.0, 2.0], [2.0, 2.0]] [[2.0, 2.0], [2.0, 2.0]]\n2.0\n");
+    const notes = r.err.split("\n").filter((l) => l.includes("no Neuron device here"));
+    expect(notes).toEqual([
+      "nki-playground: no Neuron device here; 'scale' (auto) runs on the simulator (nki.simulate_kernel)",
+      "nki-playground: no Neuron device here; 'scale' (baremetal) runs on the simulator (nki.simulate_kernel)",
+    ]);
+  });
+
+  test("nki.benchmark simulates and reports its latency as simulated", () => {
+    const r = run(`${PRELUDE}${SCALE}
+import neuronxcc.nki.typing as nt
+bench = nki.benchmark(warmup=2, iters=5)(scale.func)
+bench(nt.tensor[[128, 64], nl.float32])
+lat = bench.benchmark_result.nc_latency
+print(lat.get_latency_percentile(50) > 0, lat.get_latency_percentile(99) == lat.get_latency_percentile(1))
+`);
+    expect(r.exitCode).toBe(0);
+    expect(r.out).toBe("True True\n");
+    expect(r.err).toContain("(benchmark) runs on the simulator");
+    expect(r.err).toContain("benchmark latencies are the simulator's wall-clock time (simulated)");
+  });
+
+  test("a mutable parameter is updated and returned", () => {
+    const r = run(`${PRELUDE}
+import neuronxcc.nki.typing as nt
+@nki.jit(mode="simulation")
+def bump(x: nt.mutable_tensor):
+    t = nl.load(x)
+    nl.store(x, value=nl.add(t, 1.0))
+    return x
+print(bump(np.zeros((2, 3), dtype=np.float32)).tolist())
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]\n");
+  });
+
+  test("bfloat16 outputs come back as float32 values (the fallback has no bfloat16)", () => {
+    const r = run(`${PRELUDE}
+@nki.jit(mode="simulation")
+def to_bf16(x):
+    out = nl.ndarray(x.shape, dtype=nl.bfloat16, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.copy(nl.load(x), dtype=nl.bfloat16))
+    return out
+y = to_bf16(np.array([[1.0 + 2.0**-8, 1.0 + 3 * 2.0**-8, 3.4e38, -0.1]], dtype=np.float32))
+print(y.dtype, y.tolist())
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("float32 [[1.0, 1.015625, inf, -0.10009765625]]\n");
+  });
+});
+
+describe("device_print, randomness", () => {
+  test("nl.device_print prints prefix and value in program order, per loop iteration", () => {
+    const r = run(`${PRELUDE}
+@nki.jit(mode="simulation")
+def k(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    for i in nl.affine_range(2):
+        t = nl.load(x[i:i + 1, :])
+        nl.device_print("row", t)
+        nl.store(out[i:i + 1, :], value=t)
+    nl.device_print("done", nl.load(x[0:1, 0:1]))
+    return out
+k(np.arange(4, dtype=np.int32).reshape(2, 2))
+print("after")
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("row [[0 1]]\nrow [[2 3]]\ndone [[0]]\nafter\n");
+  });
+
+  test("nl.rand is reproducible under nl.random_seed and uniform in [0, 1)", () => {
+    const r = run(`${PRELUDE}
+@nki.jit(mode="simulation")
+def draw(seed):
+    out = nl.ndarray((128, 64), dtype=nl.float32, buffer=nl.shared_hbm)
+    nl.random_seed(seed)
+    nl.store(out, value=nl.rand((128, 64)))
+    return out
+dummy = np.zeros((1, 1), dtype=np.float32)
+a, b, c = draw(7).tolist(), draw(7).tolist(), draw(8).tolist()
+flat = [v for row in a for v in row]
+print(a == b, a != c, min(flat) >= 0.0, max(flat) < 1.0, 0.45 < sum(flat) / len(flat) < 0.55)
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("True True True True True\n");
+  });
+
+  test("dropout keeps everything at rate 0 and nothing at rate 1", () => {
+    const r = run(`${PRELUDE}
+@nki.jit(mode="simulation")
+def drop(x, rate):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.dropout(nl.load(x), rate))
+    return out
+x = np.ones((4, 8), dtype=np.float32)
+print(drop(x, 0.0).sum(), drop(x, 1.0).sum())
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("32.0 0.0\n");
+  });
+});
+
+describe("what the simulator catches", () => {
+  test("the first read of never-written memory is a warning at the user's line", () => {
+    const r = run(`${PRELUDE}
+@nki.jit(mode="simulation")
+def half(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    buf = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.sbuf)
+    buf[0:64, :] = nl.load(x[0:64, :])
+    nl.store(out, value=buf)
+    return out
+y = half(np.ones((128, 4), dtype=np.float32))
+print(y[0, 0], y[100, 0])
+`);
+    expect(r.exitCode).toBe(0);
+    expect(r.out).toBe("1.0 nan\n");
+    expect(r.err).toMatch(/^k\.py:12:5: warning: reading memory that was never written: 'store' reads `buf\[64, 0\]`/);
+  });
+
+  test("SBUF over capacity raises NKI's stack overflow error at the allocation", () => {
+    const r = run(`${PRELUDE}
+@nki.jit(mode="simulation")
+def big(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    a = nl.ndarray((128, 40000), dtype=nl.float32, buffer=nl.sbuf)
+    b = nl.ndarray((128, 40000), dtype=nl.float32, buffer=nl.sbuf)
+    nl.store(out, value=nl.load(x))
+    return out
+big(np.ones((2, 2), dtype=np.float32))
+`);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.err).toContain("k.py:11:9: error: RuntimeError: stack overflow: required sbuf size 320000 exceeds available sbuf size 196608");
+  });
+
+  test("an out-of-bounds indirect index raises IndexError at the load", () => {
+    const r = run(`${PRELUDE}
+@nki.jit(mode="simulation")
+def gather(data, idx):
+    out = nl.ndarray((4, 8), dtype=data.dtype, buffer=nl.shared_hbm)
+    i_p = nl.arange(4)[:, None]
+    i_f = nl.arange(8)[None, :]
+    ix = nl.load(idx)
+    rows = nl.load(data[ix[i_p, 0], i_f])
+    nl.store(out, value=rows)
+    return out
+data = np.ones((16, 8), dtype=np.float32)
+print(gather(data, np.array([[1], [2], [3], [15]], dtype=np.int32)).sum())
+gather(data, np.array([[1], [2], [3], [16]], dtype=np.int32))
+`);
+    expect(r.out).toBe("32.0\n");
+    expect(r.err).toContain("error: IndexError: Out-of-bound access for tensor `data` on dimension 0: index range [16, 16] exceed dimension size of 16");
+  });
+});
