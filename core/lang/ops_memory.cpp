@@ -207,7 +207,18 @@ void assign(NeuronCodegen& cg, ValueId dst, const ValueOrScalar& src, const std:
   emit_effect(cg, std::move(in));
 }
 
-void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values) {
+namespace {
+bool is_written(const Kernel& k, TensorId t) {
+  for (const Instruction& in : k.instructions())
+    for (const Operand& op : in.operands)
+      if (op.role == "dst" && !op.is_scalar &&
+          (op.ap.tensor == t || k.tensor(op.ap.tensor).alias_of == t))
+        return true;
+  return false;
+}
+}  // namespace
+
+void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values, bool by_reference) {
   std::vector<TensorId> outs;
   for (ValueId v : values) {
     const Tensor& t = tensor_of(cg, v);
@@ -217,13 +228,14 @@ void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values) {
   for (TensorId o : outs) {
     const Tensor& t = cg.kernel().tensor(o);
     if (t.role == TensorRole::Param) continue;
-    bool written = false;
-    for (const Instruction& in : cg.kernel().instructions())
-      for (const Operand& op : in.operands)
-        if (op.role == "dst" && !op.is_scalar &&
-            (op.ap.tensor == o || cg.kernel().tensor(op.ap.tensor).alias_of == o))
-          written = true;
-    if (!written) sema::err_tensor_output_not_written_to(t.name);
+    if (!is_written(cg.kernel(), o)) sema::err_tensor_output_not_written_to(t.name);
+  }
+  if (by_reference) {
+    for (TensorId p : cg.kernel().params())
+      if (std::find(outs.begin(), outs.end(), p) == outs.end() && is_written(cg.kernel(), p))
+        outs.push_back(p);
+    cg.builder.set_outputs(std::move(outs));
+    return;
   }
   std::string missing;
   for (TensorId p : cg.kernel().params()) {

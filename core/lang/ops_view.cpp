@@ -135,15 +135,28 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
       }
     }
   } else {
+    // Integer (and scalar) indices drop their dimension, as in NumPy — unless the tile would
+    // be left with fewer than two axes: a tile keeps its partition and a free axis, so
+    // `a[0:128, 3]` is a [128, 1] tile and `a[0]` a [1, F] one, as NKI's kernels expect.
+    size_t slices = 0;
+    for (const auto &it : items)
+      if (it.kind == IndexItem::Kind::Slice) ++slices;
+    const bool keep_points = rank >= 2 && slices < 2;
+    auto point = [&](AffineExpr at) {
+      if (!keep_points) return at;
+      int axis = static_cast<int>(r.tile_shape.size());
+      r.tile_shape.push_back(1);
+      return at + AffineExpr::var({VarKind::TileAxis, axis});
+    };
     for (size_t d = 0; d < rank; ++d) {
       const IndexItem& it = items[d];
       int64_t n = base.tile_shape[d];
       switch (it.kind) {
       case IndexItem::Kind::Int:
-        r.subst[d] = AffineExpr(it.value < 0 ? it.value + n : it.value);
+        r.subst[d] = point(AffineExpr(it.value < 0 ? it.value + n : it.value));
         break;
       case IndexItem::Kind::Expr:
-        r.subst[d] = it.expr.expr;
+        r.subst[d] = point(it.expr.expr);
         break;
       case IndexItem::Kind::Slice: {
         if (it.step <= 0)

@@ -265,6 +265,11 @@ Json Json::parse(std::string_view text) {
 
 double Json::number() const {
   if (type_ == Type::Bool) return bool_ ? 1 : 0;
+  if (type_ == Type::String) {
+    if (string_ == "NaN") return std::nan("");
+    if (string_ == "Infinity") return INFINITY;
+    if (string_ == "-Infinity") return -INFINITY;
+  }
   if (type_ != Type::Number) throw std::invalid_argument("JSON value is not a number");
   return number_;
 }
@@ -406,10 +411,12 @@ JsonWriter& JsonWriter::value(int64_t n) {
 }
 JsonWriter& JsonWriter::value(double d) {
   comma();
+  // JSON has no NaN or infinities: they are written as the strings "NaN", "Infinity" and
+  // "-Infinity" (JS's JSON.parse rejects the bare literals); number() reads them back.
   if (std::isnan(d)) {
-    out_ += "NaN";
+    out_ += "\"NaN\"";
   } else if (std::isinf(d)) {
-    out_ += d > 0 ? "Infinity" : "-Infinity";
+    out_ += d > 0 ? "\"Infinity\"" : "\"-Infinity\"";
   } else if (std::floor(d) == d && std::fabs(d) < 1e15) {
     out_ += std::to_string(static_cast<int64_t>(d));
   } else {

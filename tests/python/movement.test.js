@@ -189,7 +189,7 @@ describe("views and shapes", () => {
     y = nl.multiply(t, g_all)
     raw = x.view(nl.int32)
     half = t.astype(nl.float16)
-    col = nl.expand_dims(t[:, 0], 1)
+    col = nl.expand_dims(t[:, 0], 2)
     same = t.assert_shape((128, 512))`,
         `${F32("128, 512")}, ${F32("512")}`,
       ),

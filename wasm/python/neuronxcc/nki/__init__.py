@@ -7,7 +7,8 @@ from ._numpy_compat import ensure_numpy as _ensure_numpy
 _ensure_numpy()  # `import numpy` works from here on: the real NumPy, else the fallback
 from ._kernel import (jit, trace_kernel, Kernel, GriddedKernel, Trace,  # noqa: F401
                       baremetal, benchmark, profile, simulate_kernel)
+from ._kernel import legacy_trace as trace  # noqa: F401  (nki.trace)
 from . import language, isa, typing, compiler  # noqa: F401
 
-__all__ = ["jit", "trace_kernel", "simulate_kernel", "baremetal", "benchmark", "profile",
+__all__ = ["jit", "trace", "trace_kernel", "simulate_kernel", "baremetal", "benchmark", "profile",
            "language", "isa", "typing", "compiler"]

@@ -23,12 +23,13 @@ def _broadcast(s1, s2):
 class IndexExpr:
     """``c + Σ coeff·var``; vars are ("L", loop axis id), ("P", grid axis), ("A", shape axis)."""
 
-    __slots__ = ("c", "terms", "shape")
+    __slots__ = ("c", "terms", "shape", "grid")
 
-    def __init__(self, c=0, terms=None, shape=()):
+    def __init__(self, c=0, terms=None, shape=(), grid=None):
         self.c = c
         self.terms = terms or {}
         self.shape = tuple(shape)
+        self.grid = grid  # (grid id, grid shape) when built from one nl.mgrid[...] call
 
     @classmethod
     def from_core(cls, j, shape=()):
@@ -53,7 +54,7 @@ class IndexExpr:
         if isinstance(other, bool) or not isinstance(other, (int, IndexExpr)):
             return NotImplemented
         if isinstance(other, int):
-            return IndexExpr(self.c + sign * other, dict(self.terms), self.shape)
+            return IndexExpr(self.c + sign * other, dict(self.terms), self.shape, self.grid)
         shape = _broadcast(self.shape, other.shape)
         terms = self._aligned(len(shape))
         for key, co in other._aligned(len(shape)).items():
@@ -62,7 +63,11 @@ class IndexExpr:
                 terms[key] = v
             else:
                 terms.pop(key, None)
-        return IndexExpr(self.c + sign * other.c, terms, shape)
+        if not other.grid or other.grid == self.grid:
+            grid = self.grid
+        else:
+            grid = other.grid if not self.grid else None
+        return IndexExpr(self.c + sign * other.c, terms, shape, grid)
 
     def __add__(self, other):
         return self._combine(other, 1)
@@ -92,7 +97,7 @@ class IndexExpr:
             else:
                 return k * self.c
         return IndexExpr(self.c * k, {key: co * k for key, co in self.terms.items()} if k else {},
-                         self.shape)
+                         self.shape, self.grid)
 
     __rmul__ = __mul__
 
@@ -242,6 +247,8 @@ class MGridResult(tuple):
 
 
 class _MGrid:
+    _calls = 0
+
     def __getitem__(self, key):
         if not isinstance(key, tuple):
             key = (key,)
@@ -258,7 +265,9 @@ class _MGrid:
                 raise ValueError("nl.mgrid steps must be positive")
             specs.append((start, step, max(0, (k.stop - start + step - 1) // step)))
         shape = tuple(n for _, _, n in specs)
-        return MGridResult(IndexExpr(start, {("A", axis): step}, shape)
+        _MGrid._calls += 1
+        grid = (_MGrid._calls, shape)
+        return MGridResult(IndexExpr(start, {("A", axis): step}, shape, grid=grid)
                            for axis, (start, step, _) in enumerate(specs))
 
     def __repr__(self):
@@ -273,3 +282,116 @@ def ds(start, size):
     if isinstance(size, bool) or not isinstance(size, int):
         raise TypeError("nl.ds size must be a compile-time integer")
     return slice(start, start + size, None)
+
+
+def layout_grid_indices(keys):
+    """Lays out ``nl.mgrid`` components the way NKI does: each component indexes where it is
+    used, so the tile a subscript makes has one axis per grid axis it uses, in the order it
+    first uses them (``g[iw, iy]`` with ``ix, iw, iy = nl.mgrid[0:128, 0:1, 0:512]`` is a
+    [1, 512] tile; components of two different grids can share a subscript). Index expressions
+    built from ``nl.arange`` keep their explicit shapes."""
+    keys, _ = layout_grid_indices_with_order(keys)
+    return keys
+
+
+def _grid_axes(e):
+    return sorted((e.grid[0], i) for kind, i in e.terms if kind == "A")
+
+
+def layout_grid_indices_with_order(keys):
+    """layout_grid_indices, also returning the layout — the identity of each tile axis (a
+    (grid id, axis) pair, an arange's (position, axis), or a kept integer position) and their
+    extents — when it laid anything out (a mask on the same op follows it)."""
+    exprs = [k for k in keys if isinstance(k, IndexExpr) and k.is_arange]
+    if not exprs or not any(e.grid for e in exprs):
+        return keys, None
+    if any(not isinstance(k, (int, slice, IndexExpr)) and k is not Ellipsis for k in keys):
+        return keys, None  # index tiles / dynamic offsets keep the grid's own layout
+    if all(e.grid for e in exprs) and len({e.grid for e in exprs}) == 1:
+        used = sorted({i for e in exprs for kind, i in e.terms if kind == "A"})
+        if used == list(range(len(exprs[0].shape))):
+            return keys, None  # one grid, every axis: the grid's own layout
+    axes = []  # (identity, extent, is_point)
+    for pos, k in enumerate(keys):
+        if isinstance(k, IndexExpr) and k.is_arange:
+            for ident, n in _expr_axes(k, pos):
+                if ident not in [a[0] for a in axes]:
+                    axes.append((ident, n, False))
+        elif isinstance(k, int) or (isinstance(k, IndexExpr) and not k.is_arange):
+            axes.append((("point", pos), 1, True))
+    real = [a for a in axes if not a[2]]
+    if len(real) < 2:
+        # A tile keeps two axes: first the unused length-1 axes of the grids it indexes with
+        # (`m[i_p, 0]` with `i_p, i_f, i_one = nl.mgrid[0:128, 0:N, 0:1]` is [128, 1]), then
+        # the positions of its integer indices.
+        for g in dict.fromkeys(e.grid for e in exprs if e.grid):
+            for axis, n in enumerate(g[1]):
+                if len(real) >= 2:
+                    break
+                if n == 1 and (g[0], axis) not in [a[0] for a in real]:
+                    real.append(((g[0], axis), 1, False))
+    if len(real) >= 2:
+        axes = real  # a tile of two axes or more drops integer indices
+    layout = (tuple(a[0] for a in axes), tuple(a[1] for a in axes))
+    out = []
+    for pos, k in enumerate(keys):
+        if isinstance(k, IndexExpr) and k.is_arange:
+            k = _relaid(k, layout, pos)
+        elif ("point", pos) in layout[0]:
+            c = k if isinstance(k, int) else k
+            k = c + IndexExpr(0, {("A", layout[0].index(("point", pos))): 1}, layout[1])
+        out.append(k)
+    return out, layout
+
+
+def _expr_axes(e, pos):
+    """The tile-axis identities an index expression spans, with their extents."""
+    if e.grid:
+        return [((e.grid[0], i), e.grid[1][i]) for _, i in _grid_axes(e)]
+    return [((("arange", pos), i), e.shape[i]) for kind, i in sorted(e.terms)
+            if kind == "A" and e.shape[i] != 1]
+
+
+def _relaid(e, layout, pos=None):
+    ids, extents = layout
+    if e.grid:
+        ident = lambda i: (e.grid[0], i)  # noqa: E731
+    elif pos is not None:
+        ident = lambda i: (("arange", pos), i)  # noqa: E731
+    else:
+        return e
+    terms = {}
+    for (kind, i), co in e.terms.items():
+        if kind != "A":
+            terms[(kind, i)] = co
+        elif ident(i) in ids:
+            terms[("A", ids.index(ident(i)))] = co
+        elif e.grid or e.shape[i] != 1:
+            return e  # uses an axis the layout does not: left for the core to refuse
+    return IndexExpr(e.c, terms, extents, e.grid)
+
+
+def remap_grid_mask(mask, layout):
+    """A mask built from nl.mgrid components, laid out like the op's tile: like the subscript
+    of the operand that made it when there is one; otherwise each grid keeps the axes the mask
+    uses and those longer than 1 (``i*128 + ix < n`` with ``ix, iw, iy = nl.mgrid[0:128, 0:1,
+    0:512]`` masks a [128, 512] tile)."""
+    if not isinstance(mask, Predicate):
+        return mask
+    if layout is None:
+        used = {}
+        for l, _, r in mask.terms:
+            for e in (l, r):
+                if e.grid and e.is_arange:
+                    used.setdefault(e.grid, set()).update(i for _, i in _grid_axes(e))
+        if len(used) != 1:
+            return mask
+        (gid, shape), axes = next(iter(used.items()))
+        keep = [a for a in range(len(shape)) if a in axes or shape[a] != 1]
+        if len(keep) == len(shape):
+            return mask
+        layout = (tuple((gid, a) for a in keep), tuple(shape[a] for a in keep))
+
+    def fix(e):
+        return _relaid(e, layout) if e.grid and e.is_arange else e
+    return Predicate([(fix(l), op, fix(r)) for l, op, r in mask.terms])

@@ -108,6 +108,10 @@ def trace(func, grid, args, kwargs, options=None):
       options: the kernel's ``nki.jit`` options (``platform_target``, ...).
     """
     options = options or {}
+    # Output-parameter kernels (the pre-2.20 convention, still run by the SDK 2.26 tutorials
+    # through nki.baremetal / nki.simulate_kernel / @nki.trace) write their results into
+    # parameters and need not return them. Only `@nki.jit` kernels keep parameters immutable.
+    by_reference = options.get("mode") in (None, "trace", "baremetal", "benchmark", "profile")
     if nki_ctx_or_none() is not None:
         _core.raise_diagnostic("err_nested_kernel_with_spmd_grid", func.__name__,
                                ",".join(str(g) for g in grid))
@@ -124,7 +128,7 @@ def trace(func, grid, args, kwargs, options=None):
             annotation = sig.parameters[pname].annotation
             params.append({"name": pname, "shape": [int(s) for s in value.shape],
                            "dtype": _dtypes.name_of(value.dtype),
-                           "mutable": is_mutable_annotation(annotation) or (
+                           "mutable": by_reference or is_mutable_annotation(annotation) or (
                                isinstance(value, TensorType) and value.mutable)})
             tensor_names.append(pname)
         else:
@@ -158,6 +162,7 @@ def trace(func, grid, args, kwargs, options=None):
                                 "returns HBM tensors (created with buffer=nl.shared_hbm)")
         handle = TraceContext.finalize_kernel({"values": [o._ref() for o in outs],
                                                "region": ctx.opened["region"],
+                                               "by_reference": by_reference,
                                                "loc": opts.loc})
         finalized = True
     finally:
@@ -209,9 +214,12 @@ class Kernel:
     """A function decorated with ``@nki.jit``."""
 
     def __init__(self, func, mode="auto", **options):
+        if isinstance(func, Kernel):  # nki.jit(already_jitted_kernel, ...)
+            options = dict(func.options, **options)
+            func = func.func
         self.func = func
         self.mode = mode
-        self.options = options
+        self.options = dict(options, mode=mode)
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
@@ -289,6 +297,7 @@ def _decorator(mode):
 
 
 baremetal = _decorator("baremetal")
+legacy_trace = _decorator("trace")  # nki.trace: the pre-2.20 output-parameter kernels
 benchmark = _decorator("benchmark")
 profile = _decorator("profile")
 

@@ -4,7 +4,7 @@ Op wrappers in ``language`` and ``isa`` are thin: they name the API, pass operan
 keyword arguments as attributes, and let the core check legality and build the IR.
 """
 from . import _dtypes, _loc
-from ._index import IndexExpr, Predicate
+from ._index import IndexExpr, Predicate, remap_grid_mask
 from ._tensor import NkiTensor, _operand
 from .compiler.backends.neuron.nki_ctx import nki_ctx
 
@@ -79,7 +79,8 @@ def call(api, operands, attrs=None, dtype=None, mask=None):
         req["attrs"] = {k: attr_value(v) for k, v in attrs.items() if v is not None}
     if dtype is not None:
         req["dtype"] = _dtypes.name_of(dtype)
-    m = mask_json(mask)
+    layout = next((x._grid for _, x in operands if isinstance(x, NkiTensor) and x._grid), None)
+    m = mask_json(remap_grid_mask(mask, layout))
     if m:
         req["mask"] = m
     reply = ctx.builder.op(req)

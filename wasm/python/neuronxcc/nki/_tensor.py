@@ -4,7 +4,7 @@ Indexing makes a view (one core call, no instruction); arithmetic operators call
 as ``nl.add`` & co. Shapes, dtypes and buffers come back from the core with every reply.
 """
 from . import _dtypes, _loc
-from ._index import IndexExpr, Predicate
+from ._index import IndexExpr, layout_grid_indices_with_order, Predicate
 from .compiler.backends.neuron.nki_ctx import nki_ctx
 
 
@@ -16,7 +16,7 @@ class NkiTensor:
     shape/dtype.
     """
 
-    __slots__ = ("_v", "_r", "_base", "_items", "_loc", "_acc")
+    __slots__ = ("_v", "_r", "_base", "_items", "_loc", "_acc", "_grid", "_raw")
 
     def __init__(self, reply=None, base=None, items=None, loc=None):
         self._r = reply
@@ -25,6 +25,8 @@ class NkiTensor:
         self._items = items
         self._loc = loc
         self._acc = False    # set by `op=` so that the following `t[...] =` is a no-op
+        self._grid = None    # the layout when the subscript laid out nl.mgrid components
+        self._raw = None     # ... and the subscript as written (an index tile keeps that one)
 
     def _ref(self):
         """How ops name this value in requests."""
@@ -85,10 +87,16 @@ class NkiTensor:
         nki_ctx()
         if isinstance(key, Predicate):  # operand masking: nl.matmul(x[i_f < 64], y, ...)
             return self._movement().masked_operand(self, key)
-        items = [_index_item(k) for k in (key if isinstance(key, tuple) else (key,))]
+        written = key if isinstance(key, tuple) else (key,)
+        keys, grid = layout_grid_indices_with_order(written)
+        items = [_index_item(k) for k in keys]
         if self._v is None:
             self._reply()  # a view of a view: resolve the inner one first
-        return NkiTensor(base=self._v, items=items, loc=_loc.caller())
+        view = NkiTensor(base=self._v, items=items, loc=_loc.caller())
+        if grid is not None:
+            view._grid = grid
+            view._raw = [_index_item(k) for k in written]
+        return view
 
     def __setitem__(self, key, value):
         if isinstance(value, NkiTensor) and value._acc:
@@ -283,6 +291,10 @@ def _index_item(k):
             raise TypeError("slice step must be a compile-time integer")
         return {"k": "slice", "start": bound(k.start), "stop": bound(k.stop), "step": k.step}
     if isinstance(k, NkiTensor):
+        if k._raw is not None and k._v is None:
+            # NKI reads index tiles as written: one built with nl.mgrid spans the whole grid
+            # (and the core says to build it with nl.arange instead).
+            return {"k": "tile", "t": {"v": k._base, "items": k._raw, "loc": k._loc}}
         return {"k": "tile", "t": k._ref()}
     dynamic = getattr(k, "_nki_dynamic_index", None)
     if dynamic is not None:  # an index tile's value plus an index expression

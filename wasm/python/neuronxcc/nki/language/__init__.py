@@ -159,6 +159,8 @@ class spmd_dim:
     over ``n`` NeuronCores."""
 
     def __init__(self, size, cores):
+        if isinstance(size, nc) and not isinstance(cores, nc):  # nl.spmd_dim(nl.nc(2), 2)
+            size, cores = size.n * cores, size
         if not isinstance(cores, nc):
             raise TypeError("nl.spmd_dim(size, nl.nc(n)): the second argument is nl.nc(n)")
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:

@@ -1,0 +1,132 @@
+// Tile shapes the way NKI makes them (integer indices, nl.mgrid components), output-parameter
+// kernels (the pre-2.20 convention the SDK 2.26 tutorials still run), and launch details.
+import { beforeAll, describe, expect, test } from "vitest";
+
+import { createNodeRuntime } from "../../wasm/js/node.mjs";
+
+let runtime;
+let err = "";
+beforeAll(async () => {
+  runtime = await createNodeRuntime({ stdout: () => {}, stderr: (t) => (err += t) });
+});
+
+const HEAD = `import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.typing as nt
+`;
+
+function run(body) {
+  err = "";
+  const r = runtime.runSource(HEAD + body, { filename: "s.py" });
+  if (r.exitCode !== 0) throw new Error(err);
+  return r.traces.map((t) => t.text).join("\n");
+}
+
+describe("tile shapes", () => {
+  test("an integer index keeps a unit axis when the tile would lose its free axis", () => {
+    const text = run(`@nki.jit
+def k(a):
+    col = nl.load(a[0:128, 3])
+    row = nl.load(a[0])
+    t = nl.load(a[0:128, :])
+    first = nl.copy(t[:, 0])
+    return None
+nki.trace_kernel(k, nt.tensor[[128, 16], nl.float32])
+`);
+    expect(text).toContain("%col = dma.load %a[p, f + 3] : sbuf f32[128,1]");
+    expect(text).toContain("%row = dma.load %a[p, f] : sbuf f32[1,16]");
+    expect(text).toMatch(/%first = .*%t\[p, f\] : sbuf f32\[128,1\]/);
+  });
+
+  test("nl.mgrid components index where they are used", () => {
+    const text = run(`@nki.jit
+def k(x, g):
+    ix, iw, iy = nl.mgrid[0:128, 0:1, 0:512]
+    ib, ic = nl.mgrid[0:64, 0:6]
+    gam = nl.load(g.reshape((1, 512))[iw, iy])
+    t = nl.load(x[ix, iy], mask=(ix < 100))
+    sub = nl.copy(t[ix, ic])
+    both = nl.copy(t[ib, iy])
+    return None
+nki.trace_kernel(k, nt.tensor[[128, 512], nl.float32], nt.tensor[[512], nl.float32])
+`);
+    expect(text).toContain(": sbuf f32[1,512]"); // g[iw, iy]: the unused ix axis is gone
+    expect(text).toContain("%t = dma.load %x {mask = p < 100} : sbuf f32[128,512]");
+    expect(text).toMatch(/%sub = .* : sbuf f32\[128,6\]/); // two grids in one subscript
+    expect(text).toMatch(/%both = .* : sbuf f32\[64,512\]/);
+  });
+
+  test("a grid component with an integer keeps the grid's unit axis", () => {
+    const text = run(`@nki.jit
+def k(x):
+    i_p, i_f, one = nl.mgrid[0:128, 0:8, 0:1]
+    t = nl.load(x[i_p, i_f])
+    m = nl.copy(t[i_p, 0])
+    return None
+nki.trace_kernel(k, nt.tensor[[128, 8], nl.float32])
+`);
+    expect(text).toMatch(/%m = .*%t\[p, 0\] : sbuf f32\[128,1\]/);
+  });
+});
+
+describe("output-parameter kernels", () => {
+  test("a plain function writing its output parameter traces, the parameter is its output", () => {
+    const text = run(`def legacy(a, out):
+    t = nl.load(a)
+    nl.store(out, value=nl.add(t, 1.0))
+nki.trace_kernel(legacy, nt.tensor[[128, 8], nl.float32], nt.tensor[[128, 8], nl.float32])
+`);
+    expect(text).toContain("kernel @legacy(%a: hbm f32[128,8] mutable, %out: hbm f32[128,8] mutable) -> (%out)");
+  });
+
+  test("@nki.trace kernels and nki.jit of a jitted kernel", () => {
+    const text = run(`@nki.trace
+def legacy(a, out):
+    nl.store(out, value=nl.load(a))
+@nki.jit
+def modern(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.load(a))
+    return out
+again = nki.jit(modern, platform_target="trn2")
+A = nt.tensor[[128, 8], nl.float32]
+nki.trace_kernel(legacy, A, A)
+nki.trace_kernel(again, A)
+`);
+    expect(text).toContain("-> (%out)");
+    expect(text).toContain("kernel @modern(%a: hbm f32[128,8]) -> (%out)");
+  });
+});
+
+describe("launch and values", () => {
+  test("nl.spmd_dim accepts nl.nc in either position", () => {
+    const text = run(`@nki.jit
+def k(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    r = nl.program_id(0) * 128 + nl.arange(128)[:, None]
+    nl.store(out[r, nl.arange(8)[None, :]], value=nl.load(a[r, nl.arange(8)[None, :]]))
+    return out
+A = nt.tensor[[512, 8], nl.float32]
+nki.trace_kernel(k[nl.spmd_dim(nl.nc(2), 2)], A)
+nki.trace_kernel(k[nl.spmd_dim(4, nl.nc(2))], A)
+`);
+    expect(text.match(/grid \[4\]/g).length).toBe(2);
+  });
+
+  test("infinite and NaN attributes cross to JS as JSON", () => {
+    err = "";
+    const r = runtime.runSource(
+      `${HEAD}@nki.jit
+def k(a):
+    t = nl.full((128, 8), float("-inf"), nl.float32)
+    return None
+nki.trace_kernel(k, nt.tensor[[128, 8], nl.float32])
+`,
+      { filename: "s.py" },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(JSON.stringify(r.traces[0].ir)).toContain('"-Infinity"');
+    expect(r.traces[0].text).toContain("-inf");
+  });
+});
