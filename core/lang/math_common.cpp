@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "sema/sema.h"
 #include "sema/sema_math.h"
@@ -246,11 +247,28 @@ std::vector<int64_t> broadcast_shapes(const NeuronCodegen& cg, const std::string
   return out;
 }
 
+namespace {
+
+// `ap` read at the positions of a `shape` tile; `subst` maps its tile axes onto them. An
+// indirect index is read at the same tile position, so it is re-indexed the same way.
+AccessPattern broadcast_ap(const AccessPattern& ap, const std::vector<AffineExpr>& subst,
+                           const std::vector<int64_t>& shape) {
+  AccessPattern out;
+  out.tensor = ap.tensor;
+  out.tile_shape = shape;
+  for (const AffineExpr& e : ap.index) out.index.push_back(e.substitute_tile_axes(subst));
+  if (ap.indirect) {
+    out.indirect = std::make_shared<const AccessPattern>(broadcast_ap(*ap.indirect, subst, shape));
+    out.indirect_dim = ap.indirect_dim;
+  }
+  return out;
+}
+
+} // namespace
+
 ValueId broadcast_to(NeuronCodegen& cg, ValueId v, const std::vector<int64_t>& shape) {
   const AccessPattern& ap = cg.value(v);
   if (ap.tile_shape == shape) return v;
-  if (ap.indirect)
-    sema::err_not_supported_yet("broadcasting an indirectly indexed tile in an element-wise op");
   const auto& s = ap.tile_shape;
   size_t off = shape.size() - s.size();
   std::vector<AffineExpr> subst(s.size());
@@ -259,11 +277,7 @@ ValueId broadcast_to(NeuronCodegen& cg, ValueId v, const std::vector<int64_t>& s
     bool repeat = s[k] == 1 && shape[to] != 1;
     subst[k] = repeat ? AffineExpr(0) : AffineExpr::var({VarKind::TileAxis, static_cast<int>(to)});
   }
-  AccessPattern out;
-  out.tensor = ap.tensor;
-  out.tile_shape = shape;
-  for (const AffineExpr& e : ap.index) out.index.push_back(e.substitute_tile_axes(subst));
-  return cg.add_value(std::move(out));
+  return cg.add_value(broadcast_ap(ap, subst, shape));
 }
 
 std::vector<int64_t> reduce_axes(const util::Json& axis, size_t rank) {

@@ -108,6 +108,14 @@ describe("binary operators", () => {
     expect(l).toContain("%r = vector.tensor_tensor %x, %y[p, 0, f1] {op = add} : sbuf f32[128,4,16]");
   });
 
+  test("an indirectly indexed tile broadcasts with its index tile", () => {
+    const l = ir(script("a", `    x = nl.load(a)
+    idx = nisa.iota(nl.arange(128)[:, None], dtype=nl.int32)
+    z = nl.ndarray((128, 4, 16), dtype=nl.float32)
+    r = nl.add(z, x[idx[nl.arange(128)[:, None], 0], nl.arange(16)[None, :]])`, F32("128, 16")));
+    expect(l).toContain("%r = vector.tensor_tensor %z, %x[%idx[p, 0], f1] {op = add} : sbuf f32[128,4,16]");
+  });
+
   test("type promotion: weak Python scalars widen, NumPy scalars keep their type", () => {
     const l = ir(script("a", `    h = nl.load(a, dtype=nl.float16)
     w = h + 1.2

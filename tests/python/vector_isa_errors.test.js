@@ -150,6 +150,13 @@ const CASES = {
       "nisa.tensor_copy_predicated(", "ValueError: `reverse_pred` only supported if `src` is scalar input."],
   ],
   other: [
+    ["a scan without operators", "    r = nisa.tensor_tensor_scan(x, y, 0.0, None, np.add)", "nisa.tensor_tensor_scan(",
+      "ValueError: 'op0' and 'op1' cannot be None."],
+    ["iota without a dtype", "    r = nisa.iota(nl.arange(128)[:, None], None)", "nisa.iota(", "ValueError: 'dtype' cannot be None."],
+    ["an operator that is a number", "    r = nisa.tensor_reduce(3, x, axis=1)", "nisa.tensor_reduce(",
+      "TypeError: 'op' of 'tensor_reduce' must be an operator such as nl.add or np.add"],
+    ["an unknown reduce_cmd", "    r = nisa.activation(op=nl.exp, data=x, reduce_cmd=7)", "nisa.activation(",
+      "ValueError: unknown reduce_cmd 7"],
     ["memset on the Scalar engine", "    r = nisa.memset((128, 4), 0.0, dtype=nl.float32, engine=nisa.scalar_engine)", "nisa.memset(",
       "ValueError: Engine for memset can only be Vector or GpSIMD or Unknown."],
     ["nc_stream_shuffle", "    nisa.nc_stream_shuffle(x, y, list(range(32)))", "nisa.nc_stream_shuffle(",
