@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "sema/sema.h"
 #include "sim/diagnostics.h"
@@ -18,37 +19,53 @@ inline int64_t base_elem(const View& v, int64_t off) {
   return bs == v.esize ? off : off * v.esize / bs;
 }
 
-inline void check_one(const View& v, int64_t off, Reporter& r) {
-  if (!v.buf->written[static_cast<size_t>(base_elem(v, off))]) r.unwritten_read(v, off);
+inline bool written(const View& v, int64_t off) {
+  return v.buf->written.test(base_elem(v, off));
 }
 
-void check_run(const View& v, int64_t off, int64_t s, int64_t n, Reporter& r) {
-  if (v.buf->fully_written) return;
+// Memory is not filled when allocated: an element never written reads as the "unwritten"
+// value (NaN for floats, 0 for integers), substituted here; the first such read is reported.
+// Returns whether the run had any (false at once for a fully written buffer).
+bool patch_f32(const View& v, int64_t off, int64_t s, int64_t n, float* out, Reporter& r) {
+  if (v.buf->written.all()) return false;
+  bool any = false;
+  const float fill = dtype_is_float(v.dtype) ? std::numeric_limits<float>::quiet_NaN() : 0.0f;
   for (int64_t i = 0; i < n; ++i) {
-    int64_t e = base_elem(v, off + i * s);
-    if (!v.buf->written[static_cast<size_t>(e)]) {
-      r.unwritten_read(v, off + i * s);
-      return;
-    }
+    if (written(v, off + i * s)) continue;
+    if (!any) r.unwritten_read(v, off + i * s);
+    any = true;
+    out[i] = fill;
   }
+  return any;
+}
+
+bool patch_i64(const View& v, int64_t off, int64_t s, int64_t n, int64_t* out, Reporter& r) {
+  if (v.buf->written.all()) return false;
+  bool any = false;
+  for (int64_t i = 0; i < n; ++i) {
+    if (written(v, off + i * s)) continue;
+    if (!any) r.unwritten_read(v, off + i * s);
+    any = true;
+    out[i] = 0;
+  }
+  return any;
 }
 
 inline void mark_one(const View& v, int64_t off) {
-  Buffer& b = *v.buf;
-  int64_t e = base_elem(v, off);
-  uint8_t& w = b.written[static_cast<size_t>(e)];
-  if (!w) {
-    w = 1;
-    if (++b.written_count == b.elems) {
-      b.fully_written = true;
-      b.written.clear();
-      b.written.shrink_to_fit();
-    }
-  }
+  v.buf->written.set(base_elem(v, off));
 }
 
+// Marks a run written.
 void mark_run(const View& v, int64_t off, int64_t s, int64_t n) {
-  for (int64_t i = 0; i < n && !v.buf->fully_written; ++i) mark_one(v, off + i * s);
+  WrittenMap& w = v.buf->written;
+  if (w.all()) return;
+  if (elem_size(v.buf->dtype) != v.esize) {
+    for (int64_t i = 0; i < n; ++i) w.set(base_elem(v, off + i * s));
+  } else if (s == 1) {
+    w.set_range(off, n);
+  } else {
+    for (int64_t i = 0; i < n; ++i) w.set(off + i * s);
+  }
 }
 
 // Per-element offsets of an indirect run; false entries (skipped out-of-bounds) get -1.
@@ -168,20 +185,20 @@ void read_f32(const View& v, const int64_t* pos, int64_t lo, int64_t n, float* o
         out[i] = 0.0f;
         continue;
       }
-      if (!v.buf->fully_written) check_one(v, offs[i], r);
       out[i] = load_f32(v.dtype, v.data + offs[i] * v.esize);
+      patch_f32(v, offs[i], 0, 1, out + i, r);
     }
     return;
   }
   int64_t off = v.offset(pos, lo), s = v.inner_stride();
   if (s == 0) {
     float x = load_f32(v.dtype, v.data + off * v.esize);
+    patch_f32(v, off, 0, 1, &x, r);
     for (int64_t i = 0; i < n; ++i) out[i] = x;
-    if (!v.buf->fully_written) check_one(v, off, r);
     return;
   }
   decode_f32(v.dtype, v.data + off * v.esize, s, n, out);
-  check_run(v, off, s, n, r);
+  patch_f32(v, off, s, n, out, r);
 }
 
 void write_f32(const View& v, const int64_t* pos, int64_t lo, int64_t n, const float* in) {
@@ -194,13 +211,13 @@ void write_f32(const View& v, const int64_t* pos, int64_t lo, int64_t n, const f
     for (int64_t i = 0; i < n; ++i) {
       if (offs[i] < 0) continue;
       store_f32(v.dtype, v.data + offs[i] * v.esize, in[i]);
-      if (!v.buf->fully_written) mark_one(v, offs[i]);
+      if (!v.buf->written.all()) mark_one(v, offs[i]);
     }
     return;
   }
   int64_t off = v.offset(pos, lo), s = v.inner_stride();
   encode_f32(v.dtype, v.data + off * v.esize, s, s == 0 ? 1 : n, s == 0 ? in + n - 1 : in);
-  if (!v.buf->fully_written) mark_run(v, off, s, s == 0 ? 1 : n);
+  if (!v.buf->written.all()) mark_run(v, off, s, s == 0 ? 1 : n);
 }
 
 void read_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, int64_t* out, Reporter& r) {
@@ -212,14 +229,14 @@ void read_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, int64_t*
         out[i] = 0;
         continue;
       }
-      if (!v.buf->fully_written) check_one(v, offs[i], r);
       decode_i64(v.dtype, v.data + offs[i] * v.esize, 1, 1, out + i);
+      patch_i64(v, offs[i], 0, 1, out + i, r);
     }
     return;
   }
   int64_t off = v.offset(pos, lo), s = v.inner_stride();
   decode_i64(v.dtype, v.data + off * v.esize, s, n, out);
-  check_run(v, off, s, s == 0 ? 1 : n, r);
+  patch_i64(v, off, s, n, out, r);
 }
 
 void write_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, const int64_t* in) {
@@ -232,13 +249,13 @@ void write_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, const i
     for (int64_t i = 0; i < n; ++i) {
       if (offs[i] < 0) continue;
       encode_i64(v.dtype, v.data + offs[i] * v.esize, 1, 1, in + i);
-      if (!v.buf->fully_written) mark_one(v, offs[i]);
+      if (!v.buf->written.all()) mark_one(v, offs[i]);
     }
     return;
   }
   int64_t off = v.offset(pos, lo), s = v.inner_stride();
   encode_i64(v.dtype, v.data + off * v.esize, s, s == 0 ? 1 : n, s == 0 ? in + n - 1 : in);
-  if (!v.buf->fully_written) mark_run(v, off, s, s == 0 ? 1 : n);
+  if (!v.buf->written.all()) mark_run(v, off, s, s == 0 ? 1 : n);
 }
 
 void copy_bits(const View& dst, const View& src, const int64_t* pos, int64_t lo, int64_t n,
@@ -252,19 +269,48 @@ void copy_bits(const View& dst, const View& src, const int64_t* pos, int64_t lo,
   const int es = dst.esize;
   int64_t doff = dst.offset(pos, lo), ds = dst.inner_stride();
   int64_t soff = src.offset(pos, lo), ss = src.inner_stride();
-  check_run(src, soff, ss, ss == 0 ? 1 : n, r);
+  if (!src.buf->written.all()) { // never-written source elements: the slow, substituting path
+    int64_t tmp[kChunk];
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      if (dtype_is_float(src.dtype)) { // every float dtype's values survive fp32 exactly
+        float f[kChunk];
+        read_f32(src, pos, lo + c, m, f, r);
+        write_f32(dst, pos, lo + c, m, f);
+      } else {
+        read_i64(src, pos, lo + c, m, tmp, r);
+        write_i64(dst, pos, lo + c, m, tmp);
+      }
+    }
+    return;
+  }
   if (ds == 1 && ss == 1) {
-    std::memmove(dst.data + doff * es, src.data + soff * es, static_cast<size_t>(n * es));
+    copy_bytes(dst.data + doff * es, src.data + soff * es, static_cast<size_t>(n * es));
   } else {
     for (int64_t i = 0; i < n; ++i)
       std::memcpy(dst.data + (doff + i * ds) * es, src.data + (soff + i * ss) * es, es);
   }
-  if (!dst.buf->fully_written) mark_run(dst, doff, ds, ds == 0 ? 1 : n);
+  if (!dst.buf->written.all()) mark_run(dst, doff, ds, ds == 0 ? 1 : n);
+}
+
+const float* direct_in(const View& v, const int64_t* pos, int64_t lo) {
+  if (v.dtype != DType::Float32 || v.ind || v.inner_stride() != 1 || !v.buf->written.all())
+    return nullptr;
+  return reinterpret_cast<const float*>(v.data) + v.offset(pos, lo);
+}
+
+float* direct_out(const View& v, const int64_t* pos, int64_t lo) {
+  if (v.dtype != DType::Float32 || v.ind || v.inner_stride() != 1) return nullptr;
+  return reinterpret_cast<float*>(v.data) + v.offset(pos, lo);
+}
+
+void wrote_direct(const View& v, const int64_t* pos, int64_t lo, int64_t n) {
+  if (!v.buf->written.all()) mark_run(v, v.offset(pos, lo), 1, n);
 }
 
 void note_write_coverage(const View& v, const Domain& dom) {
   Buffer& b = *v.buf;
-  if (b.fully_written || dom.masked() || v.ind || v.origin != 0) return;
+  if (b.written.all() || dom.masked() || v.ind || v.origin != 0) return;
   if (elem_size(b.dtype) != v.esize) return;
   std::vector<std::pair<int64_t, int64_t>> axes; // (stride, extent)
   int64_t count = 1;
@@ -279,9 +325,7 @@ void note_write_coverage(const View& v, const Domain& dom) {
     if (s != expect) return;
     expect *= e;
   }
-  b.fully_written = true;
-  b.written.clear();
-  b.written.shrink_to_fit();
+  b.written.set_all();
 }
 
 } // namespace nki::sim

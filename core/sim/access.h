@@ -125,6 +125,14 @@ void write_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, const i
 void copy_bits(const View& dst, const View& src, const int64_t* pos, int64_t lo, int64_t n,
                Reporter& r);
 
+/// Zero-copy access for the common case: the run's `n` elements as a contiguous fp32 array
+/// when the view is float32, direct (no indirect index), stride 1 along the run and — for
+/// reading — fully written; nullptr otherwise (use read_f32 / write_f32).
+const float* direct_in(const View& v, const int64_t* pos, int64_t lo);
+float* direct_out(const View& v, const int64_t* pos, int64_t lo);
+/// After computing into direct_out's pointer: records the run as written.
+void wrote_direct(const View& v, const int64_t* pos, int64_t lo, int64_t n);
+
 /// Marks the view's tensor as fully written when `dom` (unmasked) makes it cover every
 /// element; otherwise writes are tracked per element.
 void note_write_coverage(const View& v, const Domain& dom);

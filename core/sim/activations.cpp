@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "sim/math_kernels.h"
+#include "sim/numerics.h"
 
 namespace nki::sim {
 
@@ -110,7 +111,9 @@ void act_f32(Act f, const float* in, float* o, int64_t n) {
   constexpr float k2OverSqrtPi = 1.12837916709551257f;
   switch (f) {
   case Act::Copy:
-    if (o != in) std::memcpy(o, in, static_cast<size_t>(n) * 4);
+    if (o != in)
+      copy_bytes(reinterpret_cast<uint8_t*>(o), reinterpret_cast<const uint8_t*>(in),
+                 static_cast<size_t>(n) * 4);
     return;
   case Act::Square:
     map1(in, o, n, [](float x) { return x * x; });

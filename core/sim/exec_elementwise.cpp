@@ -45,14 +45,15 @@ void exec_tensor_tensor(Exec& ex, const Instruction& in) {
     });
     return;
   }
-  float a[kChunk], b[kChunk];
+  float a[kChunk], b[kChunk], o[kChunk];
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
-      read_f32(x, pos, lo + c, m, a, ex);
-      read_f32(y, pos, lo + c, m, b, ex);
-      alu_f32(op, a, b, a, m);
-      write_f32(out, pos, lo + c, m, a);
+      const float* pa = in_f32(ex, x, pos, lo + c, m, a);
+      const float* pb = in_f32(ex, y, pos, lo + c, m, b);
+      float* po = out_f32(out, {&x, &y}, pos, lo + c, o);
+      alu_f32(op, pa, pb, po, m);
+      out_done(out, pos, lo + c, m, po, o);
     }
   });
 }
@@ -95,11 +96,15 @@ void two_ops(Exec& ex, const Instruction& in, bool reduce) {
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
-      read_f32(data, pos, lo + c, m, a, ex);
-      apply_op(ex, op0, s0, r0, a, pos, lo + c, m, tmp);
-      if (op1 != Alu::Bypass) apply_op(ex, op1, s1, r1, a, pos, lo + c, m, tmp);
-      write_f32(out, pos, lo + c, m, a);
-      if (reducing) red.add(dom.rank() > 1 ? pos[0] : 0, a, m);
+      float* po =
+          out_f32(out, {&data, s0.scalar ? nullptr : &s0.view, s1.scalar ? nullptr : &s1.view}, pos,
+                  lo + c, a);
+      const float* in = in_f32(ex, data, pos, lo + c, m, po);
+      if (in != po) std::copy(in, in + m, po);
+      apply_op(ex, op0, s0, r0, po, pos, lo + c, m, tmp);
+      if (op1 != Alu::Bypass) apply_op(ex, op1, s1, r1, po, pos, lo + c, m, tmp);
+      out_done(out, pos, lo + c, m, po, a);
+      if (reducing) red.add(dom.rank() > 1 ? pos[0] : 0, po, m);
     }
   });
   if (reducing) red.finish();
@@ -127,12 +132,19 @@ void exec_activation(Exec& ex, const Instruction& in) {
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
-      read_f32(data, pos, lo + c, m, a, ex);
-      if (scaled) apply_op(ex, Alu::Multiply, scale, false, a, pos, lo + c, m, tmp);
-      if (biased) apply_op(ex, Alu::Add, bias, false, a, pos, lo + c, m, tmp);
-      act_f32(*fn, a, a, m);
-      write_f32(out, pos, lo + c, m, a);
-      if (red.active()) red.add(dom.rank() > 1 ? pos[0] : 0, a, m);
+      float* po = out_f32(
+          out, {&data, scale.scalar ? nullptr : &scale.view, bias.scalar ? nullptr : &bias.view},
+          pos, lo + c, a);
+      const float* in = in_f32(ex, data, pos, lo + c, m, tmp);
+      if (scaled || biased) {
+        if (in != po) std::copy(in, in + m, po);
+        if (scaled) apply_op(ex, Alu::Multiply, scale, false, po, pos, lo + c, m, tmp);
+        if (biased) apply_op(ex, Alu::Add, bias, false, po, pos, lo + c, m, tmp);
+        in = po;
+      }
+      act_f32(*fn, in, po, m);
+      out_done(out, pos, lo + c, m, po, a);
+      if (red.active()) red.add(dom.rank() > 1 ? pos[0] : 0, po, m);
     }
   });
   red.finish();

@@ -25,11 +25,11 @@ float fold_run(Alu op, float acc, const float* v, int64_t n) {
     } else if (op == Alu::Maximum) {
       for (; i + 8 <= n; i += 8)
         for (int l = 0; l < 8; ++l)
-          lane[l] = (lane[l] >= v[i + l] || lane[l] != lane[l]) ? lane[l] : v[i + l];
+          lane[l] = ((lane[l] >= v[i + l]) | (lane[l] != lane[l])) ? lane[l] : v[i + l];
     } else {
       for (; i + 8 <= n; i += 8)
         for (int l = 0; l < 8; ++l)
-          lane[l] = (lane[l] <= v[i + l] || lane[l] != lane[l]) ? lane[l] : v[i + l];
+          lane[l] = ((lane[l] <= v[i + l]) | (lane[l] != lane[l])) ? lane[l] : v[i + l];
     }
     for (int l = 0; l < 8; ++l) acc = alu_one(op, acc, lane[l]);
     for (; i < n; ++i) acc = alu_one(op, acc, v[i]);
@@ -104,15 +104,15 @@ void exec_tensor_reduce(Exec& ex, const Instruction& in) {
         }
         continue;
       }
-      read_f32(data, pos, lo + c, m, v, ex);
+      const float* pv = in_f32(ex, data, pos, lo + c, m, v);
       if (is == 0) {
-        acc[static_cast<size_t>(base)] = fold_run(*op, acc[static_cast<size_t>(base)], v, m);
+        acc[static_cast<size_t>(base)] = fold_run(*op, acc[static_cast<size_t>(base)], pv, m);
         touched[static_cast<size_t>(base)] = 1;
         continue;
       }
       for (int64_t i = 0; i < m; ++i) {
         size_t o = static_cast<size_t>(base + is * (lo + c + i));
-        acc[o] = alu_one(*op, acc[o], v[i]);
+        acc[o] = alu_one(*op, acc[o], pv[i]);
         touched[o] = 1;
       }
     }

@@ -82,6 +82,32 @@ private:
   std::vector<uint8_t> touched_;
 };
 
+/// A run's fp32 values: in place when the view allows it, else decoded into `buf`.
+inline const float* in_f32(Exec& ex, const View& v, const int64_t* pos, int64_t lo, int64_t n,
+                           float* buf) {
+  if (const float* p = direct_in(v, pos, lo)) return p;
+  read_f32(v, pos, lo, n, buf, ex);
+  return buf;
+}
+
+/// Where an instruction computes a run's results: straight into the destination when it is
+/// contiguous float32 and shares no buffer with the inputs, else into `buf`; out_done() then
+/// records (or writes) them.
+inline float* out_f32(const View& out, std::initializer_list<const View*> inputs,
+                      const int64_t* pos, int64_t lo, float* buf) {
+  for (const View* v : inputs)
+    if (v && v->buf == out.buf) return buf;
+  float* p = direct_out(out, pos, lo);
+  return p ? p : buf;
+}
+inline void out_done(const View& out, const int64_t* pos, int64_t lo, int64_t n, const float* p,
+                     const float* buf) {
+  if (p == buf)
+    write_f32(out, pos, lo, n, buf);
+  else
+    wrote_direct(out, pos, lo, n);
+}
+
 /// Whether all of `views` hold integer dtypes.
 inline bool all_int(std::initializer_list<const View*> views) {
   for (const View* v : views)

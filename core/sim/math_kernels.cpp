@@ -1,4 +1,5 @@
 #include "sim/math_kernels.h"
+#include "sim/numerics.h"
 
 #include <cmath>
 #include <cstring>
@@ -89,9 +90,9 @@ inline float one(Alu op, float a, float b) {
   case Alu::Divide:
     return a / b;
   case Alu::Maximum:
-    return (a >= b || a != a) ? a : b;
+    return ((a >= b) | (a != a)) ? a : b;
   case Alu::Minimum:
-    return (a <= b || a != a) ? a : b;
+    return ((a <= b) | (a != a)) ? a : b;
   case Alu::Power:
     return std::pow(a, b);
   case Alu::Mod:
@@ -267,10 +268,10 @@ void alu_f32(Alu op, const float* a, const float* b, float* o, int64_t n) {
     map2(a, b, o, n, [](float x, float y) { return x / y; });
     return;
   case Alu::Maximum:
-    map2(a, b, o, n, [](float x, float y) { return (x >= y || x != x) ? x : y; });
+    map2(a, b, o, n, [](float x, float y) { return ((x >= y) | (x != x)) ? x : y; });
     return;
   case Alu::Minimum:
-    map2(a, b, o, n, [](float x, float y) { return (x <= y || x != x) ? x : y; });
+    map2(a, b, o, n, [](float x, float y) { return ((x <= y) | (x != x)) ? x : y; });
     return;
   default:
     for (int64_t i = 0; i < n; ++i) o[i] = one(op, a[i], b[i]);
@@ -293,13 +294,15 @@ void alu_f32_scalar(Alu op, const float* a, float s, bool reverse, float* o, int
       map1(a, o, n, [s](float x) { return x / s; });
       return;
     case Alu::Maximum:
-      map1(a, o, n, [s](float x) { return (x >= s || x != x) ? x : s; });
+      map1(a, o, n, [s](float x) { return ((x >= s) | (x != x)) ? x : s; });
       return;
     case Alu::Minimum:
-      map1(a, o, n, [s](float x) { return (x <= s || x != x) ? x : s; });
+      map1(a, o, n, [s](float x) { return ((x <= s) | (x != x)) ? x : s; });
       return;
     case Alu::Bypass:
-      if (o != a) std::memcpy(o, a, static_cast<size_t>(n) * 4);
+      if (o != a)
+        copy_bytes(reinterpret_cast<uint8_t*>(o), reinterpret_cast<const uint8_t*>(a),
+                   static_cast<size_t>(n) * 4);
       return;
     default:
       for (int64_t i = 0; i < n; ++i) o[i] = one(op, a[i], s);

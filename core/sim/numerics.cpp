@@ -7,6 +7,11 @@
 
 namespace nki::sim {
 
+void copy_bytes(uint8_t* dst, const uint8_t* src, size_t n) {
+  // With -mbulk-memory (wasm build) this builtin is one memory.copy instruction.
+  __builtin_memmove(dst, src, n);
+}
+
 namespace {
 
 inline uint32_t bits_of(float x) {
@@ -263,7 +268,7 @@ void store_f32(DType t, uint8_t* p, float v) {
 void decode_f32(DType t, const uint8_t* src, int64_t stride, int64_t n, float* out) {
   if (t == DType::Float32 || t == DType::TFloat32) {
     if (stride == 1) {
-      std::memcpy(out, src, static_cast<size_t>(n) * 4);
+      copy_bytes(reinterpret_cast<uint8_t*>(out), src, static_cast<size_t>(n) * 4);
       return;
     }
     for (int64_t i = 0; i < n; ++i) out[i] = load_raw<float>(src + i * stride * 4);
@@ -286,7 +291,7 @@ void decode_f32(DType t, const uint8_t* src, int64_t stride, int64_t n, float* o
 void encode_f32(DType t, uint8_t* dst, int64_t stride, int64_t n, const float* in) {
   if (t == DType::Float32) {
     if (stride == 1) {
-      std::memcpy(dst, in, static_cast<size_t>(n) * 4);
+      copy_bytes(dst, reinterpret_cast<const uint8_t*>(in), static_cast<size_t>(n) * 4);
       return;
     }
     for (int64_t i = 0; i < n; ++i) store_raw<float>(dst + i * stride * 4, in[i]);

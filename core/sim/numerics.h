@@ -21,6 +21,11 @@ namespace nki::sim {
 
 using ir::DType;
 
+/// memmove for the simulator's row copies. In wasm, Emscripten 3.1.6's memcpy hands every
+/// copy of 512 bytes or more to JavaScript (a call out of wasm per row); this file is built
+/// with bulk memory, so the copy is one `memory.copy`. Natively it is memmove.
+void copy_bytes(uint8_t* dst, const uint8_t* src, size_t n);
+
 /// Bytes of one element.
 inline int elem_size(DType t) {
   return ir::dtype_size(t);

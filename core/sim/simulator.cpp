@@ -26,10 +26,7 @@ void Simulator::run() {
   if (ran_) throw sema::InternalError("a Simulator runs once");
   ran_ = true;
   check_capacity(*kernel_, opts_.sbuf_bytes);
-  for (TensorId p : kernel_->params()) {
-    storage_.buffer(p);
-    storage_.mark_written(p);
-  }
+  for (TensorId p : kernel_->params()) storage_.buffer(p); // created written
   Interpreter interp(*kernel_, storage_, log_, opts_);
   const std::vector<int64_t>& grid = kernel_->grid();
   int64_t total = 1;
@@ -43,6 +40,7 @@ void Simulator::run() {
       pid[k] = 0;
     }
   }
+  for (TensorId o : kernel_->outputs()) storage_.materialize(o);
 }
 
 const Tensor& Simulator::output_tensor(size_t i) const {

@@ -32,10 +32,13 @@ Buffer& Storage::buffer(TensorId t) {
   if (!x.constant.empty()) {
     std::vector<float> vals(x.constant.begin(), x.constant.end());
     encode_f32(x.dtype, buf->bytes(), 1, static_cast<int64_t>(vals.size()), vals.data());
-    buf->fully_written = true;
+    buf->written.set_all();
+  } else if (x.role == TensorRole::Param) {
+    buf->written.set_all(); // inputs are written before the run
   } else {
-    fill_unwritten(x.dtype, buf->bytes(), buf->elems);
-    buf->written.assign(static_cast<size_t>(buf->elems), 0);
+    // Not filled: never-written elements read as NaN / 0 through the written map, and
+    // materialize() fills them where the host reads memory directly (outputs).
+    buf->written.reset(buf->elems);
   }
   slot = std::move(buf);
   return *slot;
@@ -44,17 +47,21 @@ Buffer& Storage::buffer(TensorId t) {
 void Storage::allocate(TensorId t) {
   Buffer& b = buffer(t);
   if (!k_.tensor(base(t)).constant.empty()) return;
-  fill_unwritten(b.dtype, b.bytes(), b.elems);
-  b.fully_written = false;
-  b.written.assign(static_cast<size_t>(b.elems), 0);
-  b.written_count = 0;
+  b.written.reset(b.elems);
 }
 
 void Storage::mark_written(TensorId t) {
+  buffer(t).written.set_all();
+}
+
+void Storage::materialize(TensorId t) {
   Buffer& b = buffer(t);
-  b.fully_written = true;
-  b.written.clear();
-  b.written.shrink_to_fit();
+  if (b.written.all()) return;
+  const int es = dtype_size(b.dtype);
+  uint8_t one[4];
+  fill_unwritten(b.dtype, one, 1);
+  for (int64_t i = 0; i < b.elems; ++i)
+    if (!b.written.test(i)) std::memcpy(b.bytes() + i * es, one, es);
 }
 
 void Storage::reset_instance() {
@@ -71,6 +78,53 @@ void Storage::reset_instance() {
       break;
     }
   }
+}
+
+void WrittenMap::reset(int64_t elems) {
+  all_ = false;
+  elems_ = elems;
+  pending_ = 0;
+  bits_.assign(static_cast<size_t>((elems + 63) >> 6), 0);
+}
+
+void WrittenMap::set_all() {
+  all_ = true;
+  bits_.clear();
+  bits_.shrink_to_fit();
+}
+
+void WrittenMap::set(int64_t e) {
+  if (all_) return;
+  bits_[static_cast<size_t>(e >> 6)] |= uint64_t{1} << (e & 63);
+  if (++pending_ >= elems_) check_full();
+}
+
+void WrittenMap::set_range(int64_t e, int64_t n) {
+  if (all_ || n <= 0) return;
+  int64_t end = e + n;
+  while (e < end && (e & 63)) set_bit_only(e++);
+  while (e + 64 <= end) {
+    bits_[static_cast<size_t>(e >> 6)] = ~uint64_t{0};
+    e += 64;
+  }
+  while (e < end) set_bit_only(e++);
+  pending_ += n;
+  if (pending_ >= elems_) check_full();
+}
+
+int64_t WrittenMap::count() const {
+  if (all_) return elems_;
+  int64_t n = 0;
+  for (uint64_t w : bits_) n += __builtin_popcountll(w);
+  return n;
+}
+
+void WrittenMap::check_full() {
+  int64_t n = count();
+  if (n >= elems_)
+    set_all();
+  else
+    pending_ = n;
 }
 
 int64_t bytes_per_partition(const Tensor& t) {

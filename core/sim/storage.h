@@ -5,7 +5,9 @@
 /// Written-ness is tracked cheaply: a buffer is either fully written (the common case once a
 /// tile has been produced: no per-element state) or carries a byte per element that writes set.
 /// Allocation (re-)executes at the instruction defining a tensor: memory that is allocated and
-/// not written reads as NaN (0 for integers) and the first such read is reported.
+/// not written reads as NaN (0 for integers) and the first such read is reported. Memory is not
+/// filled at allocation (that would cost a pass over every tensor): reads substitute the value
+/// through the written map, and outputs are filled when the run ends.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -15,15 +17,36 @@
 
 namespace nki::sim {
 
+/// Which elements of a buffer were ever written: a bit per element while some are not, nothing
+/// once all are. Runs set whole words at a time.
+class WrittenMap {
+public:
+  bool all() const { return all_; }
+  bool test(int64_t e) const { return all_ || ((bits_[e >> 6] >> (e & 63)) & 1u); }
+  /// Forgets every write (a new allocation of the tensor).
+  void reset(int64_t elems);
+  void set_all();
+  void set(int64_t e);
+  void set_range(int64_t e, int64_t n);
+  /// Elements written so far.
+  int64_t count() const;
+
+private:
+  void set_bit_only(int64_t e) { bits_[static_cast<size_t>(e >> 6)] |= uint64_t{1} << (e & 63); }
+  void check_full();
+  bool all_ = false;
+  int64_t elems_ = 0;
+  int64_t pending_ = 0; // writes since the last full check (may count re-writes)
+  std::vector<uint64_t> bits_;
+};
+
 struct Buffer {
   ir::DType dtype = ir::DType::Float32; ///< dtype of the base tensor
   int64_t elems = 0;
   std::unique_ptr<uint64_t[]> words; ///< the bytes, 8-byte aligned
   uint8_t* bytes() const { return reinterpret_cast<uint8_t*>(words.get()); }
   int64_t nbytes() const { return elems * ir::dtype_size(dtype); }
-  bool fully_written = false;
-  std::vector<uint8_t> written; ///< per element; meaningful while !fully_written
-  int64_t written_count = 0;
+  WrittenMap written;
 };
 
 class Storage {
@@ -39,6 +62,9 @@ public:
   /// Allocates (or re-allocates, at a new execution of its defining instruction) `t`: the
   /// contents become "never written" (NaN / 0).
   void allocate(ir::TensorId t);
+  /// Fills the never-written elements of `t` with the unwritten value (NaN; 0 for integers),
+  /// for the host to read the memory directly (outputs).
+  void materialize(ir::TensorId t);
   /// Marks `t` as fully written without touching its bytes (inputs, constants).
   void mark_written(ir::TensorId t);
   /// Drops the buffers of every tensor whose memory is not shared across SPMD instances

@@ -1,0 +1,222 @@
+// The simulator's benchmark driver, built twice from this one file: natively
+// (build/native/sim_bench) and for WebAssembly (build/wasm/sim_bench.js, run with node), so the
+// two are the same C++ on the same kernels. scripts/bench_sim.mjs runs both.
+//
+//   sim_bench <case> [repeats]    case: matmul | elementwise | softmax
+//
+// Each case builds its kernel through the request protocol (what the Python surface sends),
+// fills the inputs, then times Simulator runs (fresh simulator, inputs copied in, run). Prints
+// one JSON line: {"case", "best_ms", "median_ms", "tensor_bytes", "sim_peak_bytes",
+// "heap_bytes"} — heap_bytes is the process's wasm memory after the runs (wasm only; 0 natively).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lang/requests.h"
+#include "sim/numerics.h"
+#include "sim/simulator.h"
+#include "trace/trace_context.h"
+#include "util/json.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/heap.h>
+#else
+#include <malloc.h>
+#endif
+
+using namespace nki;
+
+namespace {
+
+class Builder {
+public:
+  explicit Builder(const std::string& name) {
+    codegen::TraceOptions o;
+    o.kernel_name = name;
+    o.loc = {"bench.py", 1, 1};
+    session_ = std::make_unique<trace::TraceSession>(o);
+    cg_ = &session_->codegen();
+  }
+  int req(const std::string& json) {
+    util::Json r = util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
+    return r.is_object() && r.has("v") ? static_cast<int>(r["v"].integer()) : -1;
+  }
+  int param(const std::string& name, const std::string& shape) {
+    return req(R"({"op":"param","name":")" + name + R"(","shape":)" + shape +
+               R"(,"dtype":"float32"})");
+  }
+  void open() { region_ = cg_->kernel_scope(cg_->options().kernel_name).release(); }
+  int ndarray(const std::string& name, const std::string& shape, const std::string& buffer,
+              const std::string& init = "") {
+    return req(R"({"op":"ndarray","name":")" + name + R"(","shape":)" + shape +
+               R"(,"dtype":"float32","buffer":")" + buffer + "\"" +
+               (init.empty() ? "" : ",\"init\":" + init) + "}");
+  }
+  int call(const std::string& api, const std::string& operands, const std::string& rest = "") {
+    return req(R"({"op":"call","api":")" + api + R"(","operands":)" + operands +
+               (rest.empty() ? "" : "," + rest) + "}");
+  }
+  static std::string v(int id) { return "{\"v\":" + std::to_string(id) + "}"; }
+  static std::string view(int id, const std::string& items) {
+    return "{\"v\":" + std::to_string(id) + ",\"items\":" + items + "}";
+  }
+  codegen::NeuronCodegen& cg() { return *cg_; }
+  std::shared_ptr<const ir::Kernel> finish(int out) {
+    req(R"({"op":"return","values":[)" + v(out) + "]}");
+    cg_->pop_scope(region_);
+    std::shared_ptr<const ir::Kernel> k = session_->finalize();
+    session_.reset();
+    return k;
+  }
+
+private:
+  std::unique_ptr<trace::TraceSession> session_;
+  codegen::NeuronCodegen* cg_ = nullptr;
+  ir::RegionId region_ = ir::kNone;
+};
+
+// A slice start + size, both offset by `step * loop`: {"k":"slice",...}.
+std::string loop_slice(int axis, int64_t step, int64_t size) {
+  std::string t = R"([["L",)" + std::to_string(axis) + "," + std::to_string(step) + "]]";
+  return R"({"k":"slice","start":{"c":0,"t":)" + t + R"(},"stop":{"c":)" + std::to_string(size) +
+         R"(,"t":)" + t + "}}";
+}
+
+// C = A @ B, 512 x 512 x 512 fp32, tiled as NKI tiles it: A given transposed (a_t [K, M]),
+// 128 x 512 output tiles accumulated in PSUM over 128-row K tiles, evicted with a copy.
+std::shared_ptr<const ir::Kernel> matmul_kernel() {
+  Builder b("matmul_512");
+  int a = b.param("a_t", "[512,512]"), bb = b.param("b", "[512,512]");
+  b.open();
+  int c = b.ndarray("c", "[512,512]", "shared_hbm");
+  auto m = b.cg().affine_range(0, 4, 1, ir::AxisType::Affine, "m");
+  auto acc_id = b.ndarray("acc", "[128,512]", "psum", "0");
+  auto k = b.cg().affine_range(0, 4, 1, ir::AxisType::Affine, "k");
+  int lhs = b.call("load", R"([["src",)" +
+                               Builder::view(a, "[" + loop_slice(k.axis, 128, 128) + "," +
+                                                    loop_slice(m.axis, 128, 128) + "]") +
+                               "]]");
+  int rhs = b.call("load", R"([["src",)" +
+                               Builder::view(bb, "[" + loop_slice(k.axis, 128, 128) + "]") + "]]");
+  int prod = b.call("nc_matmul", R"([["stationary",)" + Builder::v(lhs) + R"(],["moving",)" +
+                                     Builder::v(rhs) + "]]");
+  b.req(R"({"op":"assign","dst":)" + Builder::v(acc_id) + R"(,"src":)" + Builder::v(prod) +
+        R"(,"acc":"add"})");
+  k.alloc->close();
+  k.loop->close();
+  int res = b.call("copy", R"([["src",)" + Builder::v(acc_id) + "]]");
+  b.call("store", R"([["dst",)" + Builder::view(c, "[" + loop_slice(m.axis, 128, 128) + "]") +
+                      R"(],["value",)" + Builder::v(res) + "]]");
+  m.alloc->close();
+  m.loop->close();
+  return b.finish(c);
+}
+
+// out = a + b over 128 x 65536 fp32, 128 x 512 tiles (load, load, add, store per tile).
+std::shared_ptr<const ir::Kernel> elementwise_kernel() {
+  Builder b("add_128x65536");
+  int a = b.param("a", "[128,65536]"), bb = b.param("b", "[128,65536]");
+  b.open();
+  int out = b.ndarray("out", "[128,65536]", "shared_hbm");
+  auto j = b.cg().affine_range(0, 128, 1, ir::AxisType::Affine, "j");
+  std::string items = "[{\"k\":\"slice\"}," + loop_slice(j.axis, 512, 512) + "]";
+  int x = b.call("load", R"([["src",)" + Builder::view(a, items) + "]]");
+  int y = b.call("load", R"([["src",)" + Builder::view(bb, items) + "]]");
+  int s = b.call("add", R"([["x",)" + Builder::v(x) + R"(],["y",)" + Builder::v(y) + "]]");
+  b.call("store",
+         R"([["dst",)" + Builder::view(out, items) + R"(],["value",)" + Builder::v(s) + "]]");
+  j.alloc->close();
+  j.loop->close();
+  return b.finish(out);
+}
+
+// Row softmax of 128 x 4096 fp32 with the nl ops: max, subtract, exp, sum, divide.
+std::shared_ptr<const ir::Kernel> softmax_kernel() {
+  Builder b("softmax_128x4096");
+  int x = b.param("x", "[128,4096]");
+  b.open();
+  int out = b.ndarray("out", "[128,4096]", "shared_hbm");
+  int t = b.call("load", R"([["src",)" + Builder::v(x) + "]]");
+  int mx =
+      b.call("max", R"([["x",)" + Builder::v(t) + "]]", R"("attrs":{"axis":[1],"keepdims":true})");
+  int sh = b.call("subtract", R"([["x",)" + Builder::v(t) + R"(],["y",)" + Builder::v(mx) + "]]");
+  int e = b.call("exp", R"([["x",)" + Builder::v(sh) + "]]");
+  int sm =
+      b.call("sum", R"([["x",)" + Builder::v(e) + "]]", R"("attrs":{"axis":[1],"keepdims":true})");
+  int r = b.call("divide", R"([["x",)" + Builder::v(e) + R"(],["y",)" + Builder::v(sm) + "]]");
+  b.call("store", R"([["dst",)" + Builder::v(out) + R"(],["value",)" + Builder::v(r) + "]]");
+  return b.finish(out);
+}
+
+double now_ms() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+#ifndef __EMSCRIPTEN__
+  // Keep freed memory in the heap, as wasm memory does (it never shrinks): without this,
+  // glibc returns every >= 32 MiB buffer to the OS and each run pays fresh page faults that
+  // the wasm build, reusing its grown memory, does not.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+  std::string which = argc > 1 ? argv[1] : "matmul";
+  int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+  std::shared_ptr<const ir::Kernel> k = which == "elementwise" ? elementwise_kernel()
+                                        : which == "softmax"   ? softmax_kernel()
+                                                               : matmul_kernel();
+  // Inputs: deterministic values in [-1, 1).
+  std::vector<std::vector<float>> inputs;
+  int64_t tensor_bytes = 0;
+  for (ir::TensorId p : k->params()) {
+    int64_t n = 1;
+    for (int64_t s : k->tensor(p).shape) n *= s;
+    std::vector<float> v(static_cast<size_t>(n));
+    uint32_t state = 12345u + static_cast<uint32_t>(p);
+    for (float& f : v) {
+      state = state * 1664525u + 1013904223u;
+      f = static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+    }
+    tensor_bytes += n * 4;
+    inputs.push_back(std::move(v));
+  }
+  for (ir::TensorId o : k->outputs()) {
+    int64_t n = 4;
+    for (int64_t s : k->tensor(o).shape) n *= s;
+    tensor_bytes += n;
+  }
+  std::vector<double> times;
+  int64_t sim_peak = 0;
+  double checksum = 0;
+  for (int r = 0; r < repeats + 1; ++r) { // the first run warms up (not timed)
+    sim::Simulator s(k);
+    for (size_t i = 0; i < inputs.size(); ++i)
+      std::memcpy(s.input(i), inputs[i].data(), inputs[i].size() * 4);
+    double t0 = now_ms();
+    s.run();
+    double dt = now_ms() - t0;
+    if (r > 0) times.push_back(dt);
+    sim_peak = s.peak_bytes();
+    const float* o = reinterpret_cast<const float*>(s.output(0));
+    checksum = 0;
+    for (int64_t i = 0; i < s.output_nbytes(0) / 4; i += 97) checksum += o[i];
+  }
+  std::sort(times.begin(), times.end());
+  int64_t heap = 0;
+#ifdef __EMSCRIPTEN__
+  heap = static_cast<int64_t>(emscripten_get_heap_size());
+#endif
+  std::printf("{\"case\":\"%s\",\"best_ms\":%.3f,\"median_ms\":%.3f,\"tensor_bytes\":%lld,"
+              "\"sim_peak_bytes\":%lld,\"heap_bytes\":%lld,\"checksum\":%.6g}\n",
+              which.c_str(), times.front(), times[times.size() / 2],
+              static_cast<long long>(tensor_bytes), static_cast<long long>(sim_peak),
+              static_cast<long long>(heap), checksum);
+  return 0;
+}
