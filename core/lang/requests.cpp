@@ -247,6 +247,20 @@ void apply_pops(NeuronCodegen& cg, const Json& req) {
   for (const Json& id : pops.array()) cg.pop_scope(static_cast<ir::RegionId>(id.integer()));
 }
 
+namespace {
+bool allocated_in_enclosing_block(const NeuronCodegen& cg, const ir::Tensor& t) {
+  if (t.role != ir::TensorRole::Local || t.region == ir::kNone) return false;
+  const ir::Kernel& k = cg.kernel();
+  ir::RegionId home = t.region;
+  while (home != ir::kNone && k.region(home).kind == ir::RegionKind::FunctionScope)
+    home = k.region(home).parent;
+  if (home == cg.cur_scope()) return false;
+  for (ir::RegionId r = cg.cur_scope(); r != ir::kNone; r = k.region(r).parent)
+    if (r == home) return true;
+  return false;
+}
+}  // namespace
+
 std::string handle_request(NeuronCodegen& cg, const Json& req) {
   apply_pops(cg, req);
   if (req.has("loc")) cg.builder.set_loc(decode_loc(req["loc"]));
@@ -304,6 +318,9 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
   }
   if (op == "warn_shadow") {
     const ir::Tensor& t = cg.kernel().tensor(cg.value(decode_value(cg, req["t"])).tensor);
+    // Shadowing is rebinding, inside a nested block, a name whose tensor belongs to an
+    // enclosing block (the user likely meant `t[...] =`); a sibling branch's tensor is not.
+    if (!allocated_in_enclosing_block(cg, t)) return "null";
     std::string shape;
     for (size_t i = 0; i < t.shape.size(); ++i)
       shape += (i ? ", " : "") + std::to_string(t.shape[i]);

@@ -71,6 +71,27 @@ describe("if", () => {
     expect(text).toContain("IfScope (%i + %j < 3) & (%pid0 > 0) {");
   });
 
+  test("long elif chains trace in linear time and branches may reuse names without warnings", () => {
+    const chain = Array.from({ length: 30 }, (_, i) =>
+      `    ${i ? "elif" : "if"} n == ${i}:\n        u = nl.add(t, ${i}.0)\n`).join("");
+    const t0 = performance.now();
+    const text = ir(`    t = nl.load(a[0:128, :])\n${chain}    else:\n        u = nl.add(t, -1.0)\n    return None`, {
+      sig: "def k(a, n):",
+      args: "A, 29",
+    });
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(text.match(/tensor_scalar/g).length).toBe(1);
+    const branches = ir(`    for i in nl.affine_range(4):
+        t = nl.load(${TILE})
+        if i < 1:
+            u = nl.add(t, 1.0)
+        else:
+            u = nl.add(t, 2.0)
+    return None`);
+    expect(branches).toContain("IfScope else {");
+    expect(err).not.toContain("shadowing");
+  });
+
   test("a condition on Python values is plain Python: no region", () => {
     const text = ir(
       `    if flag:

@@ -68,8 +68,25 @@ class _While:
         return False
 
 
+class _NoScope:
+    """The context an `if` on a Python value runs in: nothing to open or close."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+_NO_SCOPE = _NoScope()
+
+
 class Runtime:
-    """The ``__nki_rt`` object rewritten kernels call. Stateless: it reads the active trace."""
+    """The ``__nki_rt`` object rewritten kernels call. It reads the active trace; its only
+    state is the if/else scopes opened without a `with` block (reset with every trace)."""
+
+    def __init__(self):
+        self._open = []
 
     def stmt(self, name_and_loc):
         ctx = TraceContext.global_ctx
@@ -97,11 +114,29 @@ class Runtime:
     def traced(self, c):
         return isinstance(c, Predicate)
 
-    def if_(self, predicate, loc):
-        return TraceContext.global_ctx.if_scope(predicate.to_json(), loc=list(loc))
+    def if_(self, c, loc):
+        if isinstance(c, Predicate):
+            return TraceContext.global_ctx.if_scope(c.to_json(), loc=list(loc))
+        return _NO_SCOPE
 
-    def else_(self, predicate, loc):
-        return TraceContext.global_ctx.if_scope(predicate.to_json(), is_else=True, loc=list(loc))
+    def else_(self, c, loc):
+        if isinstance(c, Predicate):
+            return TraceContext.global_ctx.if_scope(c.to_json(), is_else=True, loc=list(loc))
+        return _NO_SCOPE
+
+    def open(self, scope):
+        """Enters an if/else scope the rewritten code closes with close() (no `with` block)."""
+        scope.__enter__()
+        self._open.append(scope)
+
+    def close(self, c):
+        self._open.pop().__exit__(None, None, None)
+
+    def then(self, c):
+        return True if isinstance(c, Predicate) else c
+
+    def otherwise(self, c):
+        return True if isinstance(c, Predicate) else not c
 
     # --- while ---------------------------------------------------------------------------------
     def while_(self, value, loc, name, test_loc):
@@ -162,10 +197,9 @@ class Runtime:
 
     def bind(self, name, local_vars, new):
         old = local_vars.get(name)
-        if (isinstance(old, NkiTensor) and isinstance(new, NkiTensor) and old._t != new._t
-                and old._region is not None):
+        if isinstance(old, NkiTensor) and isinstance(new, NkiTensor) and old._t != new._t:
             ctx = TraceContext.global_ctx
-            if ctx is not None and old._region != ctx.cur_scope:
+            if ctx is not None:  # the core decides whether `old` belongs to an enclosing block
                 ctx.builder.op({"op": "warn_shadow", "t": old._ref(), "name": name,
                                 "loc": _loc.caller()})
         return new

@@ -109,29 +109,40 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_If(self, node):
-        original_body, original_orelse = copy.deepcopy(node.body), copy.deepcopy(node.orelse)
+        # One copy of each branch (duplicating them made elif chains exponential):
+        #     c = rt.cond(test)
+        #     rt.open_if(c)               # an IfScope for a predicate, nothing for a bool
+        #     if rt.then(c): body         # always for a predicate, `c` for a bool
+        #     rt.close_if(c)
+        #     rt.open_else(c)
+        #     if rt.otherwise(c): orelse  # an elif is an `if` in here: no block nesting
+        #     rt.close_if(c)
+        # Plain calls rather than `with`: Python allows only 20 nested with/for/try blocks,
+        # which long elif chains would exceed. Branches that leave early (return, break,
+        # continue) use `with` so that the scope is closed on the way out.
         c = self._tmp()
-        test = self.visit(node.test)
-        assign = ast.copy_location(ast.Assign(
+        name = lambda: ast.Name(id=c, ctx=ast.Load())  # noqa: E731
+        out = [ast.copy_location(ast.Assign(
             targets=[ast.Name(id=c, ctx=ast.Store())],
-            value=self._rt("cond", [test, self._loc(node.test)], node)), node)
-        python_if = ast.copy_location(ast.If(test=ast.Name(id=c, ctx=ast.Load()),
-                                             body=self.body(node.body),
-                                             orelse=self.body(node.orelse)), node)
-        traced = [ast.copy_location(ast.With(
-            items=[ast.withitem(context_expr=self._rt("if_", [ast.Name(id=c, ctx=ast.Load()),
-                                                              self._loc(node)], node))],
-            body=self.body(original_body)), node)]
-        if original_orelse:
-            else_node = original_orelse[0]
-            traced.append(ast.copy_location(ast.With(
-                items=[ast.withitem(context_expr=self._rt(
-                    "else_", [ast.Name(id=c, ctx=ast.Load()), self._loc(else_node)], node))],
-                body=self.body(original_orelse)), node))
-        dispatch = ast.copy_location(ast.If(
-            test=self._rt("traced", [ast.Name(id=c, ctx=ast.Load())], node),
-            body=traced, orelse=[python_if]), node)
-        return [assign, dispatch]
+            value=self._rt("cond", [self.visit(node.test), self._loc(node.test)], node)), node)]
+        branches = [("if_", "then", node.body, node)]
+        if node.orelse:
+            branches.append(("else_", "otherwise", node.orelse, node.orelse[0]))
+        for opener, taker, stmts, at in branches:
+            leaves = _leaves_early(stmts)
+            guarded = ast.copy_location(ast.If(test=self._rt(taker, [name()], node),
+                                               body=self.body(stmts), orelse=[]), node)
+            scope = self._rt(opener, [name(), self._loc(at)], node)
+            if leaves:
+                out.append(ast.copy_location(ast.With(
+                    items=[ast.withitem(context_expr=scope)], body=[guarded]), node))
+            else:
+                out.append(ast.copy_location(ast.Expr(value=self._rt(
+                    "open", [scope], node)), node))
+                out.append(guarded)
+                out.append(ast.copy_location(ast.Expr(value=self._rt(
+                    "close", [name()], node)), node))
+        return out
 
     def visit_While(self, node):
         original_body = copy.deepcopy(node.body)
@@ -222,6 +233,19 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_Lambda(self, node):
         return node
+
+
+def _leaves_early(stmts):
+    """Whether a branch can leave through return/break/continue (outside nested defs)."""
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Return, ast.Break, ast.Continue)):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return False
 
 
 def _source_of(func):
