@@ -57,7 +57,9 @@ double scalar_arg(const OpCall& c, const std::string& role) {
 ValueId handle_affine_select(NeuronCodegen& cg, const OpCall& c) {
   MaskSpec pred = decode_mask(c.attrs["pred"]);
   if (pred.size() != 1) sema::err_affine_select_single_predicate(pred.size());
-  ValueId on_true = tile_arg(cg, c, "on_true_tile", Mem::Sbuf); // GpSimd: no PSUM
+  // GpSimd cannot read PSUM, yet NKI's own SD-attention and flash-attention kernels select
+  // straight from a PSUM matmul result: the front end accepts it (the compiler moves it).
+  ValueId on_true = tile_arg(cg, c, "on_true_tile", Mem::OnChip);
   const auto shape = shape_of(cg, on_true);
   Comparison p = align_mask(pred, shape.size()).terms.at(0);
   Instruction in = make_inst("affine_select", Engine::GpSimd);
