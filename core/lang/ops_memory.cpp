@@ -216,7 +216,7 @@ bool is_written(const Kernel& k, TensorId t) {
         return true;
   return false;
 }
-}  // namespace
+} // namespace
 
 void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values, bool by_reference) {
   std::vector<TensorId> outs;

@@ -139,7 +139,7 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
     // be left with fewer than two axes: a tile keeps its partition and a free axis, so
     // `a[0:128, 3]` is a [128, 1] tile and `a[0]` a [1, F] one, as NKI's kernels expect.
     size_t slices = 0;
-    for (const auto &it : items)
+    for (const auto& it : items)
       if (it.kind == IndexItem::Kind::Slice) ++slices;
     const bool keep_points = rank >= 2 && slices < 2;
     auto point = [&](AffineExpr at) {

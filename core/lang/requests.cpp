@@ -259,7 +259,7 @@ bool allocated_in_enclosing_block(const NeuronCodegen& cg, const ir::Tensor& t) 
     if (r == home) return true;
   return false;
 }
-}  // namespace
+} // namespace
 
 std::string handle_request(NeuronCodegen& cg, const Json& req) {
   apply_pops(cg, req);
