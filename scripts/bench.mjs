@@ -10,6 +10,8 @@ import { dirname, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
+import { simulatorSection, withSimulatorSection } from "./bench_sim.mjs";
+
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const WASM = `${ROOT}build/wasm/nki_core.wasm`;
 const CORE_MJS = `${ROOT}build/wasm/nki_core.mjs`;
@@ -161,6 +163,10 @@ const table = [
 const section = `${START}\n## Latest run\n\n${date} — ${machine}\n\n${table}\n${END}`;
 console.log(`\n${table}\n\n${machine}`);
 
+// 5. The simulator: native vs wasm vs NumPy (scripts/bench_sim.mjs), its own section.
+const simSection = simulatorSection();
+console.log(`\n${simSection}`);
+
 if (!process.argv.includes("--no-write")) {
   const intro = `# Benchmarks
 
@@ -190,6 +196,7 @@ machine it runs on, so compare figures within a run rather than across machines.
   } else {
     doc = `${doc.trimEnd()}\n\n${section}\n`;
   }
+  doc = withSimulatorSection(doc, simSection);
   writeFileSync(BENCHMARKS, doc);
   console.log(`\nwrote ${BENCHMARKS}`);
 }

@@ -3,6 +3,7 @@
 // accumulate in fp32; a run along the innermost axis is folded over 8 interleaved lanes (then
 // the lanes in order), which keeps the loop vectorizable. Bitvec reductions are bit-exact.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "sim/exec.h"
@@ -14,24 +15,50 @@ using namespace nki::ir;
 
 namespace {
 
+// Four fp32 lanes (GCC/Clang vector extensions: SSE natively, SIMD128 in wasm), two of them
+// for the 8 interleaved lanes a run folds over. Loop vectorizers do not turn the lane loops
+// below into vector code by themselves (the fold is a reduction they will not reassociate).
+typedef float F4 __attribute__((vector_size(16)));
+typedef int32_t I4 __attribute__((vector_size(16)));
+
+inline F4 load4(const float* p) {
+  F4 v;
+  std::memcpy(&v, p, 16);
+  return v;
+}
+// NaN-propagating max / min: keep `a` where it wins or is NaN.
+inline F4 pick(F4 a, F4 b, I4 keep_a) {
+  I4 ai, bi;
+  std::memcpy(&ai, &a, 16);
+  std::memcpy(&bi, &b, 16);
+  I4 r = (ai & keep_a) | (bi & ~keep_a);
+  F4 out;
+  std::memcpy(&out, &r, 16);
+  return out;
+}
+
 float fold_run(Alu op, float acc, const float* v, int64_t n) {
   if (op == Alu::Add || op == Alu::Maximum || op == Alu::Minimum) {
     const float id = alu_identity(op);
-    float lane[8] = {id, id, id, id, id, id, id, id};
+    F4 l0 = {id, id, id, id}, l1 = l0;
     int64_t i = 0;
     if (op == Alu::Add) {
-      for (; i + 8 <= n; i += 8)
-        for (int l = 0; l < 8; ++l) lane[l] += v[i + l];
+      for (; i + 8 <= n; i += 8) l0 += load4(v + i), l1 += load4(v + i + 4);
     } else if (op == Alu::Maximum) {
-      for (; i + 8 <= n; i += 8)
-        for (int l = 0; l < 8; ++l)
-          lane[l] = ((lane[l] >= v[i + l]) | (lane[l] != lane[l])) ? lane[l] : v[i + l];
+      for (; i + 8 <= n; i += 8) {
+        F4 a = load4(v + i), b = load4(v + i + 4);
+        l0 = pick(l0, a, (l0 >= a) | (l0 != l0));
+        l1 = pick(l1, b, (l1 >= b) | (l1 != l1));
+      }
     } else {
-      for (; i + 8 <= n; i += 8)
-        for (int l = 0; l < 8; ++l)
-          lane[l] = ((lane[l] <= v[i + l]) | (lane[l] != lane[l])) ? lane[l] : v[i + l];
+      for (; i + 8 <= n; i += 8) {
+        F4 a = load4(v + i), b = load4(v + i + 4);
+        l0 = pick(l0, a, (l0 <= a) | (l0 != l0));
+        l1 = pick(l1, b, (l1 <= b) | (l1 != l1));
+      }
     }
-    for (int l = 0; l < 8; ++l) acc = alu_one(op, acc, lane[l]);
+    for (int l = 0; l < 4; ++l) acc = alu_one(op, acc, l0[l]);
+    for (int l = 0; l < 4; ++l) acc = alu_one(op, acc, l1[l]);
     for (; i < n; ++i) acc = alu_one(op, acc, v[i]);
     return acc;
   }
