@@ -1,6 +1,7 @@
 """Writes the simulator's goldens: for each example kernel at small shapes, its inputs and the
 outputs a real NumPy reference computes, as .npy files, plus goldens/cases.json describing the
-cases (kernel file, function, grid, extra arguments, tolerances). Then traces every case in
+cases (kernel file, function, grid, extra arguments, tolerances), and host_goldens/ (the numpy
+fallback's host-array expressions of host_cases.py, evaluated by this NumPy). Then traces every case in
 Pyodide (node tests/sim/trace_goldens.mjs) so that goldens/<case>/kernel.json holds its IR for
 the native tests.
 
@@ -183,6 +184,10 @@ def main():
         print(f"goldens: {name}: {len(inputs)} input(s), {len(outputs)} output(s)")
     with open(os.path.join(OUT, "cases.json"), "w", encoding="utf-8") as f:
         f.write("[\n" + ",\n".join(json.dumps(c) for c in manifest) + "\n]\n")
+    sys.path.insert(0, HERE)
+    import host_cases  # noqa: E402  (host arrays of the numpy fallback against this NumPy)
+    host_cases.write(np, os.path.join(HERE, "host_goldens"))
+    print(f"goldens: {len(host_cases.CASES)} host-array cases")
     if "--no-trace" not in sys.argv:
         subprocess.run(["node", os.path.join(HERE, "trace_goldens.mjs")], cwd=ROOT, check=True)
 

@@ -8,6 +8,7 @@
 
 #include "bind_printer.h"
 #include "guard.h"
+#include "sim/host.h"
 #include "sim/simulator.h"
 #include "util/json.h"
 
@@ -100,9 +101,33 @@ std::shared_ptr<Simulation> new_simulation(const nki::bind::Trace& trace,
   });
 }
 
+/// One host-array request (core/sim/host.h): JSON in, JSON out.
+std::string host_request(const std::string& json) {
+  return guard([&] { return nki::sim::host::request(json); });
+}
+
+/// The bytes of host array `id` as a Uint8Array over wasm memory (fetch right before use).
+val host_view(int id) {
+  struct Span {
+    uint8_t* p = nullptr;
+    size_t n = 0;
+  };
+  Span s = guard([&] {
+    return Span{nki::sim::host::data(id), static_cast<size_t>(nki::sim::host::nbytes(id))};
+  });
+  return val(emscripten::typed_memory_view(s.n, s.p));
+}
+
+int host_live_arrays() {
+  return static_cast<int>(nki::sim::host::live_arrays());
+}
+
 } // namespace
 
 EMSCRIPTEN_BINDINGS(nki_sim) {
+  emscripten::function("host_request", &host_request);
+  emscripten::function("host_view", &host_view);
+  emscripten::function("host_live_arrays", &host_live_arrays);
   emscripten::class_<Simulation>("Simulation")
       .smart_ptr<std::shared_ptr<Simulation>>("Simulation")
       .function("num_inputs", &Simulation::num_inputs)

@@ -14,8 +14,12 @@ What it covers, mirroring NumPy ≥ 2 where NumPy versions differ:
   * a small ``ndarray`` (strided views over one storage class, ``_storage.py``) with the usual
     constructors, basic indexing, broadcasting arithmetic and reductions with ``axis``.
 
+Host arrays of 1024 elements or more keep their bytes in the C++ core, which runs their
+ufuncs, reductions, matmul and casts (``_core_storage``); ``np.random`` draws NumPy's seeded
+sequences; ``np.load``/``np.save`` read and write .npy files.
+
 Anything else raises ``AttributeError: numpy.<name> is not available in nki-playground's
-trace-time numpy fallback (...)`` instead of answering wrongly; ``numpy.random`` & co. exist only
+trace-time numpy fallback (...)`` instead of answering wrongly; ``numpy.linalg`` & co. exist only
 to raise it. Known differences: float scalar types subclass ``float`` and integer scalar types
 ``int``; float sums are exact-then-rounded; ``empty`` gives zeros; no complex, string or object
 dtypes; no advanced indexing.
@@ -23,7 +27,8 @@ dtypes; no advanced indexing.
 import math
 import sys
 
-from . import _creation, _dtypes, _functions, _io, _limits, _reductions, _scalars, _ufuncs
+from . import (_creation, _dtypes, _functions, _io, _limits, _matmul, _random, _reductions,
+               _scalars, _ufuncs)
 from ._ndarray import ndarray
 from ._unsupported import PartialModule, STUB_SUBMODULES, stub_submodule
 
@@ -57,6 +62,7 @@ def namespace():
     ns.update({name: getattr(_creation, name) for name in _CREATION})
     ns.update({name: getattr(_functions, name) for name in _FUNCTIONS})
     ns.update({name: getattr(_io, name) for name in ("frombuffer", "load", "save")})
+    ns.update(matmul=_matmul.matmul, dot=_matmul.dot, repeat=_functions.repeat)
     ns.update(pi=math.pi, e=math.e, inf=math.inf, nan=math.nan, newaxis=None,
               euler_gamma=0.5772156649015329)
     return ns
@@ -81,6 +87,12 @@ def build(name="numpy"):
     exceptions.AxisError = _reductions.AxisError
     exceptions._supported = "AxisError"
     mod.exceptions = modules[exceptions.__name__] = exceptions
+    rnd = PartialModule(f"{name}.random", _random.__doc__)
+    for fn in _random.NAMES:
+        setattr(rnd, fn, getattr(_random, fn))
+    rnd._supported = ", ".join(_random.NAMES)
+    rnd.__path__ = []
+    mod.random = modules[rnd.__name__] = rnd
     for sub in STUB_SUBMODULES:
         stub = stub_submodule(name, sub)
         setattr(mod, sub, stub)

@@ -101,6 +101,11 @@ def full(shape, fill_value, dtype=None, order="C"):
     """An array of ``shape`` filled with ``fill_value`` (dtype inferred from it when None)."""
     shape = normalize_shape(shape)
     fill = array(fill_value, dtype=dtype)
+    from . import _core_storage as C
+    if _prod(shape) >= C.THRESHOLD and fill.ndim == 0 and C.eligible(fill.dtype):
+        from ._ndarray import _contiguous_strides, make_view
+        store = C.CoreStorage.new(fill.dtype, _prod(shape), fill.item())
+        return make_view(store, 0, shape, _contiguous_strides(shape))
     out = from_values([D.cast_value(fill.dtype, 0)] * _prod(shape), shape, fill.dtype)
     out._assign(fill)
     return out

@@ -124,3 +124,27 @@ def array_equal(a1, a2, equal_nan=False):
         if p != q and not (equal_nan and p != p and q != q):
             return False
     return True
+
+
+def repeat(a, repeats, axis=None):
+    """``np.repeat`` with an integer ``repeats``: each element (along ``axis``, or of the
+    flattened array) repeated."""
+    from ._creation import asarray
+    from ._ndarray import make_view
+    from ._reductions import AxisError
+    if not isinstance(repeats, int) or isinstance(repeats, bool):
+        raise NotImplementedError("np.repeat with per-element repeats is not supported by "
+                                  "nki-playground's trace-time numpy fallback")
+    if repeats < 0:
+        raise ValueError("negative dimensions are not allowed")
+    a = asarray(a)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    if not -a.ndim <= axis < a.ndim:
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    axis %= a.ndim
+    # Each element read `repeats` times through a zero-stride axis after `axis`, then copied.
+    shape = a.shape[:axis + 1] + (repeats,) + a.shape[axis + 1:]
+    strides = a._strides[:axis + 1] + (0,) + a._strides[axis + 1:]
+    out = make_view(a._store, a._offset, shape, strides).copy()
+    return out.reshape(a.shape[:axis] + (a.shape[axis] * repeats,) + a.shape[axis + 1:])

@@ -11,7 +11,8 @@ _NKI_ONLY = ("bfloat16", "float8_e4m3", "float8_e5m2", "tfloat32")
 
 
 def _code(dt):
-    return {"bool": "?", "float16": "e"}.get(dt.name, dt.char)
+    """The struct code of one element (standard sizes: int64 is "q", not the native "l")."""
+    return {"bool": "?", "float16": "e", "int64": "q", "uint64": "Q"}.get(dt.name, dt.char)
 
 
 def to_bytes(arr):

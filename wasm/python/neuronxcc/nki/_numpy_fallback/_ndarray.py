@@ -96,6 +96,11 @@ class ndarray:
 
     def _values(self):
         """The raw values, row-major."""
+        if _on_core(self):
+            from . import _core_storage as C
+            if self._is_contiguous() and self._offset == 0 and self.size == len(self._store):
+                return self._store.values()
+            return C.copy(self, self.dtype)._store.values()
         return self._store.gather(self._indices())
 
     def _broadcast_values(self, shape):
@@ -115,6 +120,10 @@ class ndarray:
         if broadcast_shapes(src.shape, self._shape) != self._shape:
             raise ValueError(f"could not broadcast input array from shape {src.shape} into "
                              f"shape {self._shape}")
+        if _on_core(self) and _core_ok(src.dtype):
+            from . import _core_storage as C
+            C.assign(self, src)
+            return
         values = src._broadcast_values(self._shape)
         dt = self.dtype
         if src.dtype is not dt:
@@ -161,6 +170,10 @@ class ndarray:
         dt = _dtypes.dtype(dtype)
         if dt is self.dtype and not copy:
             return self
+        if (_on_core(self) or self.size >= _threshold()) and _core_ok(dt) and \
+                _core_ok(self.dtype):
+            from . import _core_storage as C
+            return C.copy(self, dt)
         return from_values([_dtypes.cast_value(dt, v) for v in self._values()], self._shape, dt)
 
     def tobytes(self, order="C"):
@@ -168,6 +181,9 @@ class ndarray:
         return _io.tobytes(self, order)
 
     def copy(self, order="C"):
+        if _on_core(self):
+            from . import _core_storage as C
+            return C.copy(self, self.dtype)
         return from_values(self._values(), self._shape, self.dtype)
 
     def tolist(self):
@@ -216,10 +232,10 @@ class ndarray:
             raise ValueError(f"cannot reshape array of size {self.size} into shape {new}")
         if self._is_contiguous():
             return make_view(self._store, self._offset, new, _contiguous_strides(new))
-        return from_values(self._values(), new, self.dtype)
+        return self.copy().reshape(new)
 
     def flatten(self, order="C"):
-        return from_values(self._values(), (self.size,), self.dtype)
+        return self.copy().reshape(-1)
 
     def ravel(self, order="C"):
         return self.reshape(-1)
@@ -337,8 +353,37 @@ class ndarray:
         return _format.array_str(self)
 
 
+def _matmul_op(reflected):
+    def op(self, other):
+        from ._matmul import matmul
+        from ._ufuncs import is_operand
+        if not is_operand(other):
+            return NotImplemented
+        return matmul(other, self) if reflected else matmul(self, other)
+    return op
+
+
 ndarray.__module__ = "numpy"
 _operators.install(ndarray, inplace=True)
+ndarray.__matmul__ = _matmul_op(False)
+ndarray.__rmatmul__ = _matmul_op(True)
+ndarray.dot = lambda self, other, out=None: __import__(
+    "neuronxcc.nki._numpy_fallback._matmul", fromlist=["dot"]).dot(self, other, out)
+
+
+def _on_core(arr):
+    from ._core_storage import CoreStorage
+    return isinstance(arr._store, CoreStorage)
+
+
+def _core_ok(dt):
+    from ._core_storage import eligible
+    return eligible(dt)
+
+
+def _threshold():
+    from ._core_storage import THRESHOLD
+    return THRESHOLD
 
 
 def _norm_axis(axis, ndim):

@@ -102,6 +102,14 @@ def ufunc_reduce(uf, array, axis, dtype, out, keepdims, initial):
                          f"axis may be specified")
     if arr.dtype is not lp:
         arr = arr.astype(lp)
+    on_core = _core_reduce(name, arr, lp, od, axes, initial, keepdims)
+    if on_core is not None:
+        if out is not None:
+            out._assign(on_core)
+            return out
+        if not on_core.shape:
+            return wrap(od, on_core._values()[0])
+        return on_core
     shape, groups = _groups(arr, axes)
     raw = [_fold(uf, lp, od, g, initial) for g in groups]
     if keepdims:
@@ -113,6 +121,29 @@ def ufunc_reduce(uf, array, axis, dtype, out, keepdims, initial):
     if not shape:
         return wrap(od, raw[0])
     return from_values(raw, shape, od)
+
+
+def _core_reduce(name, arr, lp, od, axes, initial, keepdims):
+    """The reduction by the core (large or core-backed arrays), or None for the Python fold."""
+    from . import _core_storage as C
+    if not C.available() or arr.size == 0 or not (
+            arr.size >= C.THRESHOLD or isinstance(arr._store, C.CoreStorage)):
+        return None
+    if not (C.eligible(lp) and C.eligible(od)) or "uint64" in (lp.name, od.name):
+        return None
+    init = None if initial is None else D.cast_value(lp, initial)
+    if init is not None:
+        init = float(init) if lp.kind == "f" else int(init)
+    src = C.on_core(arr)
+    reply = C.request({"op": "reduce", "name": name, "lp": lp.name, "od": od.name,
+                       "axes": list(axes), "initial": init, "in": C.view_json(src)})
+    if reply.get("unsupported"):
+        return None
+    kept = [n for a, n in enumerate(arr.shape) if a not in axes]
+    result = C.wrap(od, reply["id"], tuple(kept))
+    if keepdims:
+        result = result.reshape([1 if a in axes else n for a, n in enumerate(arr.shape)])
+    return result
 
 
 def _numpy_name(name):

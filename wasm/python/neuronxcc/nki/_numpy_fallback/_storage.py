@@ -36,12 +36,25 @@ class ListStorage:
 
 def new_storage(dtype, values):
     """A storage of ``dtype`` holding ``values`` (a list of raw values already cast; taken over,
-    not copied)."""
+    not copied). Large arrays live in the core (``_core_storage``)."""
+    if len(values) >= _core_threshold():
+        from . import _core_storage as C
+        if C.eligible(dtype):
+            return C.CoreStorage.from_values(dtype, values)
     return ListStorage(dtype, values)
+
+
+def _core_threshold():
+    from ._core_storage import THRESHOLD
+    return THRESHOLD
 
 
 def storage_from_bytes(dtype, raw, n):
     """A storage of ``n`` elements of ``dtype`` decoded from little-endian bytes ``raw``."""
     import struct
-    code = {"bool": "?", "float16": "e"}.get(dtype.name, dtype.char)
-    return new_storage(dtype, list(struct.unpack(f"<{n}{code}", raw)))
+    if n >= _core_threshold():
+        from . import _core_storage as C
+        if C.eligible(dtype):
+            return C.CoreStorage.from_bytes(dtype, raw, n)
+    code = {"bool": "?", "float16": "e", "int64": "q", "uint64": "Q"}.get(dtype.name, dtype.char)
+    return ListStorage(dtype, list(struct.unpack(f"<{n}{code}", raw)))

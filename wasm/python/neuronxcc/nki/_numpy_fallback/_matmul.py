@@ -1,0 +1,86 @@
+"""``np.matmul`` / ``@`` and ``np.dot`` for 1-D and 2-D arrays (the core computes large ones;
+stacks of matrices raise the clear error)."""
+from . import _dtypes as D
+from ._errors import user_error
+
+
+def _promoted(a, b):
+    lp = D.promote(a.dtype, b.dtype)
+    return lp
+
+
+def matmul(a, b, out=None):
+    """Matrix product of two arrays (1-D operands are promoted to a row / column and the added
+    dimension removed from the result, as in NumPy)."""
+    from ._creation import asarray
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: Input operand %d does not have enough dimensions (has 0, "
+                         "gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
+                         % (0 if a.ndim == 0 else 1))
+    if a.ndim > 2 or b.ndim > 2:
+        raise user_error(NotImplementedError(
+            "matmul of stacks of matrices (ndim > 2) is not supported by nki-playground's "
+            "trace-time numpy fallback; loop over the leading axes"))
+    a2 = a.reshape(1, -1) if a.ndim == 1 else a
+    b2 = b.reshape(-1, 1) if b.ndim == 1 else b
+    if a2.shape[1] != b2.shape[0]:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature (n?,k),(k,m?)->(n?,m?) (size {b2.shape[0]} is "
+                         f"different from {a2.shape[1]})")
+    lp = _promoted(a, b)
+    result = _core_matmul(a2, b2, lp)
+    if result is None:
+        result = _python_matmul(a2, b2, lp)
+    shape = list(result.shape)
+    if b.ndim == 1:
+        shape.pop(1)
+    if a.ndim == 1:
+        shape.pop(0)
+    result = result.reshape(shape)
+    if out is not None:
+        out._assign(result)
+        return out
+    if not shape:
+        from ._scalars import wrap
+        return wrap(lp, result._values()[0])
+    return result
+
+
+def _core_matmul(a, b, lp):
+    from . import _core_storage as C
+    if not (C.available() and C.eligible(lp)) or lp.name == "uint64":
+        return None
+    a = C.on_core(a if a.dtype is lp else a.astype(lp))
+    b = C.on_core(b if b.dtype is lp else b.astype(lp))
+    reply = C.request({"op": "matmul", "lp": lp.name, "od": lp.name, "a": C.view_json(a),
+                       "b": C.view_json(b)})
+    if reply.get("unsupported"):
+        return None
+    return C.wrap(lp, reply["id"], (a.shape[0], b.shape[1]))
+
+
+def _python_matmul(a, b, lp):
+    from ._apply import finalize
+    from ._ndarray import from_values
+    av = a.astype(lp).tolist()
+    bv = b.astype(lp).tolist()
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    values = []
+    for i in range(m):
+        for j in range(n):
+            acc = 0
+            for t in range(k):
+                acc += av[i][t] * bv[t][j]
+            values.append(finalize(lp, acc))
+    return from_values(values, (m, n), lp)
+
+
+def dot(a, b, out=None):
+    """``np.dot`` for scalars, 1-D and 2-D arrays."""
+    from ._creation import asarray
+    from ._ufuncs import UFUNCS
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return UFUNCS["multiply"](a, b, out=out)
+    return matmul(a, b, out=out)
