@@ -129,10 +129,19 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
     for (int j = 0; j < r; ++j) {
       if (ap.tile_shape[j] == 1) continue;
       while (a < v.rank && dom.extent(a) == 1) ++a;
-      if (a >= v.rank || dom.extent(a) != ap.tile_shape[j])
-        err_not_supported("an access of tile shape " + sema::describe("", ap.tile_shape) +
-                              " onto a tile of a different shape",
-                          loc);
+      if (a >= v.rank || dom.extent(a) != ap.tile_shape[j]) {
+        // Another shape with as many elements: paired in row-major order (the caller
+        // materializes it; Exec::view). Anything else is a shape the IR never produces.
+        int64_t ne = 1, nd = 1;
+        for (int64_t e : ap.tile_shape) ne *= e;
+        for (int k2 = 0; k2 < v.rank; ++k2) nd *= dom.extent(k2);
+        if (ne != nd)
+          err_not_supported("an access of tile shape " + sema::describe("", ap.tile_shape) +
+                                " onto a tile of a different size",
+                            loc);
+        v.linear = true;
+        return v;
+      }
       axis_of[j] = a++;
     }
   }

@@ -91,6 +91,9 @@ struct View {
   int64_t ind_stride = 0, ind_dim = -1, ind_base = 0, ind_size = 0;
   bool skip_oob = false; ///< oob_mode=skip: out-of-bounds indirect elements are skipped
   const ir::SourceLoc* loc = nullptr; ///< the instruction, for run-time errors
+  /// The pattern's tile has another shape with as many elements: its elements pair with the
+  /// domain's in row-major order. Not a strided view; Exec::view materializes it.
+  bool linear = false;
 
   int64_t offset(const int64_t* pos, int64_t lo) const {
     int64_t o = origin + lo * stride[rank - 1];

@@ -1,6 +1,7 @@
 #include "sim/exec.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "sema/sema.h"
 #include "sim/diagnostics.h"
@@ -8,6 +9,12 @@
 namespace nki::sim {
 
 using namespace nki::ir;
+
+void Exec::start_instance() {
+  std::fill(accumulator[0], accumulator[0] + 128, 0.0f);
+  std::fill(accumulator[1], accumulator[1] + 128, -std::numeric_limits<float>::infinity());
+  rng = 0x9e3779b97f4a7c15ull;
+}
 
 const Operand* Exec::find(const Instruction& in, const char* role) const {
   for (const Operand& o : in.operands)
@@ -48,7 +55,36 @@ View Exec::output(const Instruction& in, const Domain& dom, bool covers) {
 }
 
 View Exec::view(const Operand& o, const Domain& dom) {
-  return resolve(storage, k, o.ap, dom, env, cur ? cur->loc : SourceLoc{}, pool);
+  const SourceLoc& loc = cur ? cur->loc : SourceLoc{};
+  View v = resolve(storage, k, o.ap, dom, env, loc, pool);
+  if (!v.linear) return v;
+  // A tile of another shape read in row-major order: copied, in its own order, into a
+  // contiguous temporary that is then read with the domain's row-major strides.
+  Domain own(o.ap.tile_shape, {}, env);
+  View src = resolve(storage, k, o.ap, own, env, loc, pool);
+  temps.emplace_back();
+  Buffer& t = temps.back();
+  t.dtype = src.dtype;
+  t.elems = 1;
+  for (int64_t e : o.ap.tile_shape) t.elems *= e;
+  t.words.reset(new uint64_t[static_cast<size_t>((t.elems * elem_size(t.dtype) + 7) / 8 + 1)]);
+  t.written.reset(t.elems);
+  View tv = src;
+  tv.buf = &t;
+  tv.data = t.bytes();
+  tv.ind = nullptr;
+  tv.origin = 0;
+  int64_t s = 1;
+  for (int a = own.rank(); a-- > 0;) tv.stride[a] = s, s *= own.extent(a);
+  own.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk)
+      copy_bits(tv, src, pos, lo + c, std::min(kChunk, n - c), *this);
+  });
+  View out = tv;
+  out.rank = dom.rank();
+  s = 1;
+  for (int a = dom.rank(); a-- > 0;) out.stride[a] = s, s *= dom.extent(a);
+  return out;
 }
 
 Source Exec::source(const Instruction& in, const char* role, const Domain& dom, float fallback) {

@@ -48,10 +48,13 @@ public:
   RunLog& log;
   Env env;
   const ir::Instruction* cur = nullptr;
-  int64_t seq = 0;       ///< instruction executions so far
-  std::deque<View> pool; ///< views of indirect indices (stable addresses)
+  int64_t seq = 0;          ///< instruction executions so far
+  std::deque<View> pool;    ///< views of indirect indices (stable addresses)
+  std::deque<Buffer> temps; ///< materialized operands of the current instruction
   uint64_t rng = 0x9e3779b97f4a7c15ull;
   float accumulator[2][128] = {}; ///< Scalar [0] and Vector [1] engines' reduce registers
+  /// A kernel instance starts with fresh registers and random stream.
+  void start_instance();
 
   // --- operands --------------------------------------------------------------------------------
   const ir::Operand* find(const ir::Instruction& in, const char* role) const;

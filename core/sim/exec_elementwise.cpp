@@ -90,7 +90,7 @@ void two_ops(Exec& ex, const Instruction& in, bool reduce) {
     });
     return;
   }
-  PartitionReduce red(ex, in, 1, "add");
+  PartitionReduce red(ex, in, PartitionReduce::Mode::Row, "add");
   bool reducing = reduce && red.active();
   float a[kChunk], tmp[kChunk];
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
@@ -127,7 +127,7 @@ void exec_activation(Exec& ex, const Instruction& in) {
   std::string name = ex.attr_str(in, "op");
   auto fn = parse_act(name);
   if (!fn) ex.unsupported("activation(op=" + name + ")");
-  PartitionReduce red(ex, in, 0, "add");
+  PartitionReduce red(ex, in, PartitionReduce::Mode::Scalar, "add");
   float a[kChunk], tmp[kChunk];
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {

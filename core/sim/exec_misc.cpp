@@ -199,8 +199,10 @@ void exec_sequence_bounds(Exec& ex, const Instruction& in) {
   for (size_t i = 0; i < n;) {
     size_t j = i;
     while (j < n && s[j] == s[i]) ++j;
-    for (size_t k = i; k < j; ++k)
-      out[0][k] = static_cast<float>(i), out[0][n + k] = static_cast<float>(j);
+    for (size_t k = i; k < j; ++k) { // id 0 is padding: [N, -1)
+      out[0][k] = s[i] == 0.0f ? static_cast<float>(n) : static_cast<float>(i);
+      out[0][n + k] = s[i] == 0.0f ? -1.0f : static_cast<float>(j);
+    }
     i = j;
   }
   Domain dom(ex.out_shape(in), in.mask, ex.env);

@@ -85,7 +85,7 @@ void exec_range_select(Exec& ex, const Instruction& in) {
   View out = ex.output(in, dom);
   std::string c0 = ex.attr_str(in, "comp_op0"), c1 = ex.attr_str(in, "comp_op1");
   int64_t start = static_cast<int64_t>(ex.attr_num(in, "range_start", 0));
-  PartitionReduce red(ex, in, 1, "maximum");
+  PartitionReduce red(ex, in, PartitionReduce::Mode::Vector, "maximum");
   const int r = dom.rank();
   float v[kChunk];
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
@@ -116,7 +116,7 @@ void exec_select_reduce(Exec& ex, const Instruction& in) {
   Source t = ex.source(in, "on_true", dom), f = ex.source(in, "on_false", dom);
   View out = ex.output(in, dom);
   bool rev = ex.attr_num(in, "reverse_pred", 0) != 0;
-  PartitionReduce red(ex, in, 1, "maximum");
+  PartitionReduce red(ex, in, PartitionReduce::Mode::Vector, "maximum");
   float p[kChunk], a[kChunk], b[kChunk];
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {

@@ -3,6 +3,7 @@
 /// immediate operand to a run, and the per-partition reduce registers some instructions feed
 /// (activation / select reduce_res, tensor_scalar_reduce).
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "sim/exec.h"
@@ -34,52 +35,72 @@ inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, float* a, 
     alu_f32(op, a, tmp, a, n);
 }
 
-/// The reduce registers (one per partition) of one engine and what an instruction does to
-/// them (`reduce_cmd`): reset, reduce (accumulate), reset_reduce, idle.
+/// Per-partition reductions of an instruction's results (docs/ops/math.md): the row fold of
+/// this instruction, and the engine registers `reduce_cmd` drives —
+///   Scalar (activation): idle keeps R, reset R = 0, reduce R = op(R, row), reset_reduce R = row;
+///                        reduce_res (when present) = R;
+///   Vector (selects):    the same with reset A = -inf, except that with idle reduce_res is
+///                        this instruction's row fold;
+///   Row (tensor_scalar_reduce): reduce_res = the row fold, no registers.
 class PartitionReduce {
 public:
-  PartitionReduce(Exec& ex, const ir::Instruction& in, int engine_slot, const char* default_op)
-      : ex_(ex), acc_(ex.accumulator[engine_slot]) {
+  enum class Mode { Scalar, Vector, Row };
+
+  PartitionReduce(Exec& ex, const ir::Instruction& in, Mode mode, const char* default_op)
+      : ex_(ex), mode_(mode) {
     std::string name = ex.attr_str(in, "reduce_op", default_op);
     auto op = parse_alu(name);
     if (!op) ex.unsupported("reduce_op=" + name);
     op_ = *op;
-    cmd_ = ex.attr_str(in, "reduce_cmd", "idle");
+    cmd_ = mode == Mode::Row ? "row" : ex.attr_str(in, "reduce_cmd", "idle");
     res_ = ex.find(in, "reduce_res");
-    if (cmd_ == "idle" && res_) cmd_ = "reset_reduce";
-    if (cmd_ == "reset" || cmd_ == "reset_reduce") std::fill(acc_, acc_ + 128, alu_identity(op_));
-    active_ = cmd_ == "reduce" || cmd_ == "reset_reduce";
+    regs_ = ex.accumulator[mode == Mode::Scalar ? 0 : 1];
+    std::fill(row_, row_ + 128, alu_identity(op_));
   }
-  bool active() const { return active_; }
-  /// Folds the run's values into partition `p`'s register, in order.
+  /// Whether the instruction needs its row folds at all.
+  bool active() const { return res_ || cmd_ == "reduce" || cmd_ == "reset_reduce"; }
+  /// Folds the run's values into partition `p`'s row, in order.
   void add(int64_t p, const float* v, int64_t n) {
-    if (!active_ || p < 0 || p >= 128) return;
-    float a = acc_[p];
+    if (!active() || p < 0 || p >= 128) return;
+    float a = row_[p];
     for (int64_t i = 0; i < n; ++i) a = alu_one(op_, a, v[i]);
-    acc_[p] = a;
-    if (touched_.size() <= static_cast<size_t>(p)) touched_.resize(static_cast<size_t>(p) + 1, 0);
-    touched_[static_cast<size_t>(p)] = 1;
+    row_[p] = a;
+    touched_[p] = true;
   }
-  /// Writes the registers of the partitions this instruction reduced into reduce_res.
+  /// Updates the registers and writes reduce_res.
   void finish() {
-    if (!active_ || !res_) return;
+    bool all = false; // write every partition of reduce_res (registers) or the touched rows
+    const float* src = regs_;
+    if (cmd_ == "row" || (cmd_ == "idle" && mode_ == Mode::Vector)) {
+      src = row_;
+    } else if (cmd_ == "reset") {
+      std::fill(regs_, regs_ + 128, mode_ == Mode::Vector ? -INFINITY : 0.0f);
+      all = true;
+    } else if (cmd_ == "reduce" || cmd_ == "reset_reduce") {
+      for (int p = 0; p < 128; ++p)
+        if (touched_[p]) regs_[p] = cmd_ == "reduce" ? alu_one(op_, regs_[p], row_[p]) : row_[p];
+    } else {
+      all = true; // idle on the Scalar engine: the registers as they are
+    }
+    if (!res_) return;
     Domain dom(res_->ap.tile_shape, {}, ex_.env);
     View v = ex_.view(*res_, dom);
     dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
       int64_t p = dom.rank() > 1 ? pos[0] : lo;
-      if (p >= static_cast<int64_t>(touched_.size()) || !touched_[static_cast<size_t>(p)]) return;
-      for (int64_t i = 0; i < n; ++i) write_f32(v, pos, lo + i, 1, &acc_[p]);
+      if (p < 0 || p >= 128 || (!all && !touched_[p])) return;
+      for (int64_t i = 0; i < n; ++i) write_f32(v, pos, lo + i, 1, &src[p]);
     });
   }
 
 private:
   Exec& ex_;
-  float* acc_;
+  Mode mode_;
   Alu op_ = Alu::Add;
   std::string cmd_;
   const ir::Operand* res_ = nullptr;
-  bool active_ = false;
-  std::vector<uint8_t> touched_;
+  float* regs_ = nullptr;
+  float row_[128];
+  bool touched_[128] = {};
 };
 
 /// A run's fp32 values: in place when the view allows it, else decoded into `buf`.

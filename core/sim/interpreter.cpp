@@ -20,6 +20,7 @@ Interpreter::Interpreter(const Kernel& k, Storage& storage, RunLog& log, const S
 
 void Interpreter::run_instance(const std::vector<int64_t>& pid) {
   ex_.env.pid = pid;
+  ex_.start_instance();
   if (k_.root() != kNone) region(k_.region(k_.root()));
 }
 
@@ -45,6 +46,7 @@ void Interpreter::body(const Region& r) {
       ex_.cur = &in;
       ++ex_.seq;
       ex_.pool.clear();
+      ex_.temps.clear();
       fns_[static_cast<size_t>(in.id)](ex_, in);
       ++ex_.log.instructions;
       after_if = false;
