@@ -269,7 +269,35 @@ void write_i64(const View& v, const int64_t* pos, int64_t lo, int64_t n, const i
 
 void copy_bits(const View& dst, const View& src, const int64_t* pos, int64_t lo, int64_t n,
                Reporter& r) {
-  if (dst.ind || src.ind || dst.esize != src.esize) {
+  if (dst.ind || src.ind) { // element by element through the run-time offsets, bytes as-is
+    struct Quiet : Reporter {
+      void unwritten_read(const View&, int64_t) override {}
+    } quiet;
+    int64_t so[kChunk], dof[kChunk];
+    if (src.ind)
+      indirect_offsets(src, pos, lo, n, so, r);
+    else
+      for (int64_t i = 0; i < n; ++i) so[i] = src.offset(pos, lo + i);
+    if (dst.ind)
+      indirect_offsets(dst, pos, lo, n, dof, quiet);
+    else
+      for (int64_t i = 0; i < n; ++i) dof[i] = dst.offset(pos, lo + i);
+    const int es = dst.esize;
+    for (int64_t i = 0; i < n; ++i) {
+      if (so[i] < 0 || dof[i] < 0) continue; // skipped out-of-bounds rows (oob_mode=skip)
+      if (!src.buf->written.all() && !written(src, so[i])) {
+        r.unwritten_read(src, so[i]);
+        uint8_t fill[4];
+        fill_unwritten(src.dtype, fill, 1);
+        std::memcpy(dst.data + dof[i] * es, fill, static_cast<size_t>(es));
+      } else {
+        std::memcpy(dst.data + dof[i] * es, src.data + so[i] * es, static_cast<size_t>(es));
+      }
+      if (!dst.buf->written.all()) mark_one(dst, dof[i]);
+    }
+    return;
+  }
+  if (dst.esize != src.esize) {
     int64_t tmp[kChunk];
     read_i64(src, pos, lo, n, tmp, r);
     write_i64(dst, pos, lo, n, tmp);

@@ -215,7 +215,7 @@ big(np.ones((2, 2), dtype=np.float32))
     expect(r.err).toContain("k.py:11:9: error: RuntimeError: stack overflow: required sbuf size 320000 exceeds available sbuf size 196608");
   });
 
-  test("an out-of-bounds indirect index raises IndexError at the load", () => {
+  test("an indirect gather moves the rows' bytes; out of bounds raises IndexError at the load", () => {
     const r = run(`${PRELUDE}
 @nki.jit(mode="simulation")
 def gather(data, idx):
@@ -226,11 +226,11 @@ def gather(data, idx):
     rows = nl.load(data[ix[i_p, 0], i_f])
     nl.store(out, value=rows)
     return out
-data = np.ones((16, 8), dtype=np.float32)
-print(gather(data, np.array([[1], [2], [3], [15]], dtype=np.int32)).sum())
+data = (np.arange(128, dtype=np.float32) * 0.25).reshape(16, 8)
+print(gather(data, np.array([[1], [2], [3], [15]], dtype=np.int32))[:, 1].tolist())
 gather(data, np.array([[1], [2], [3], [16]], dtype=np.int32))
 `);
-    expect(r.out).toBe("32.0\n");
+    expect(r.out).toBe("[2.25, 4.25, 6.25, 30.25]\n");
     expect(r.err).toContain("error: IndexError: Out-of-bound access for tensor `data` on dimension 0: index range [16, 16] exceed dimension size of 16");
   });
 });
