@@ -156,8 +156,9 @@ void Exec::unwritten_read(const View& v, int64_t element) {
   warn(warn_unwritten_read(v.tensor->name, index, cur ? cur->opcode : "?"));
 }
 
-void Exec::warn(const std::string& message) {
-  std::string where = cur && cur->loc.known() ? cur->loc.str() + ": " : "";
+void Exec::warn(const std::string& message, const SourceLoc* loc) {
+  if (!loc && cur) loc = &cur->loc;
+  std::string where = loc && loc->known() ? loc->str() + ": " : "";
   log.warnings.push_back(where + "warning: " + message);
 }
 

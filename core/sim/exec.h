@@ -83,7 +83,8 @@ public:
 
   // --- reporting ---------------------------------------------------------------------------------
   void unwritten_read(const View& v, int64_t element) override;
-  void warn(const std::string& message);
+  /// A warning at `loc`, or at the current instruction's location.
+  void warn(const std::string& message, const ir::SourceLoc* loc = nullptr);
   [[noreturn]] void unsupported(const std::string& what) const;
 
 private:

@@ -90,7 +90,7 @@ void Interpreter::loop(const Region& r) {
   if (a.tag == LoopAxis::Tag::DynamicAxis) {
     int64_t trip = read_scalar(a.dynamic_trip);
     if (trip < 1) {
-      ex_.warn(warn_dynamic_trip(trip));
+      ex_.warn(warn_dynamic_trip(trip), &r.loc);
       trip = 1;
     }
     int64_t step = a.stride ? a.stride : 1;

@@ -131,6 +131,45 @@ print(y.dtype, y.tolist())
   });
 });
 
+describe("control flow and SPMD memory", () => {
+  test("range(scalar(t)) runs its body t times (and once for t < 1, with a warning)", () => {
+    const r = run(`${PRELUDE}
+from neuronxcc.nki.typing import scalar
+@nki.jit(mode="simulation")
+def repeat_add(x, n):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    acc = nl.load(x)
+    trips = nl.load(n)
+    for _ in range(scalar(trips)):
+        acc[...] = nl.add(acc, 1.0)
+    nl.store(out, value=acc)
+    return out
+x = np.zeros((1, 2), dtype=np.float32)
+print(repeat_add(x, np.array([[3]], dtype=np.int32)).tolist(), repeat_add(x, np.array([[0]], dtype=np.int32)).tolist())
+`);
+    expect(r.out).toBe("[[3.0, 3.0]] [[1.0, 1.0]]\n");
+    expect(r.err).toBe(
+      "k.py:13:14: warning: dynamic loop trip count is 0; the loop runs once (On-chip while loop cannot scale to zero)\n",
+    );
+  });
+
+  test("private_hbm is per SPMD instance; shared_hbm is shared", () => {
+    const r = run(`${PRELUDE}
+@nki.jit
+def priv(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    scratch = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.private_hbm)
+    i = nl.program_id(0)
+    nl.store(scratch[i:i + 1, :], value=nl.load(x[i:i + 1, :]))
+    nl.store(out[i:i + 1, :], value=nl.load(scratch[0:1, :]))
+    return out
+print(nki.simulate_kernel(priv[2], np.arange(4, dtype=np.float32).reshape(2, 2)).tolist())
+`);
+    expect(r.out).toBe("[[0.0, 1.0], [nan, nan]]\n");
+    expect(r.err).toMatch(/^k\.py:13:37: warning: reading memory that was never written: 'load' reads `scratch\[0, 0\]`/);
+  });
+});
+
 describe("device_print, randomness", () => {
   test("nl.device_print prints prefix and value in program order, per loop iteration", () => {
     const r = run(`${PRELUDE}
