@@ -80,6 +80,21 @@ nki.trace_kernel(legacy, nt.tensor[[128, 8], nl.float32], nt.tensor[[128, 8], nl
     expect(text).toContain("kernel @legacy(%a: hbm f32[128,8] mutable, %out: hbm f32[128,8] mutable) -> (%out)");
   });
 
+  test("simulating one writes the results into the caller's output arrays", () => {
+    err = "";
+    const src = `${HEAD}def add_one(a, out):
+    nl.store(out, value=nl.add(nl.load(a), 1.0))
+a = np.ones((128, 8), dtype=np.float32)
+o1 = np.zeros((128, 8), dtype=np.float32)
+o2 = np.zeros((128, 64), dtype=np.float32)
+nki.simulate_kernel(add_one, a, o1)
+nki.baremetal(add_one)(np.ones((128, 64), dtype=np.float32), o2)
+assert (float(o1[3, 4]), float(o2[127, 63]), float(a[0, 0])) == (2.0, 2.0, 1.0), (o1, o2)
+`;
+    const r = runtime.runSource(src, { filename: "s.py" });
+    expect(r.exitCode, err).toBe(0);
+  });
+
   test("@nki.trace kernels and nki.jit of a jitted kernel", () => {
     const text = run(`@nki.trace
 def legacy(a, out):

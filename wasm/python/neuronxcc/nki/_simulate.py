@@ -143,8 +143,21 @@ def run(trace, inputs, options=None, zero_placeholders=False):
             outputs.append(from_bytes(raw, info["dtype"], tuple(info["shape"])))
     finally:
         sim.delete()
+    _write_back(trace, inputs, outputs)
     _report(log)
     return Run(outputs, log, seconds)
+
+
+def _write_back(trace, inputs, outputs):
+    """Output-parameter kernels (nki.baremetal / simulate_kernel / @nki.trace on a kernel that
+    writes its results into parameters): the caller's arrays receive the results in place."""
+    ir = json.loads(trace.to_json())
+    params, outs = ir["params"], ir["outputs"]
+    for j, tensor in enumerate(outs):
+        if tensor in params and j < len(outputs):
+            target = inputs[params.index(tensor)][1]
+            if hasattr(target, "__setitem__") and hasattr(target, "shape"):
+                target[...] = outputs[j]
 
 
 def _report(log):
