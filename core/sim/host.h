@@ -36,6 +36,10 @@ uint8_t* data(int id);
 int64_t nbytes(int id);
 /// Arrays alive now (for leak tests).
 int64_t live_arrays();
+/// One element of array `id` as a double (exact except for 64-bit integers past 2^53), and a
+/// store of one (cast as NumPy casts) — scalar indexing without a JSON request.
+double get(int id, int64_t index);
+void set(int id, int64_t index, double v);
 
 // --- shared by host_*.cpp -------------------------------------------------------------------
 

@@ -85,6 +85,22 @@ HArray& array(int id) {
   return *it->second;
 }
 
+static uint8_t* element(int id, int64_t index) {
+  HArray& a = array(id);
+  if (index < 0 || index >= a.n)
+    throw sema::InternalError("host array " + std::to_string(id) + ": element " +
+                              std::to_string(index) + " out of range");
+  return a.bytes() + index * hsize(a.type);
+}
+
+double get(int id, int64_t index) {
+  return load_f(element(id, index), array(id).type);
+}
+
+void set(int id, int64_t index, double v) {
+  store_f(element(id, index), array(id).type, v);
+}
+
 int new_array(HType t, int64_t n) {
   auto a = std::make_unique<HArray>();
   a->type = t;

@@ -108,3 +108,21 @@ TEST(SimHost, reductions_and_matmul) {
   EXPECT_EQ(values<float>(p), want);
   free_all({a, s, m, b, p});
 }
+
+TEST(SimHost, element_get_and_set_cast_like_numpy) {
+  int f = array_of<float>("float32", {1.5f, -2.0f, 0.25f});
+  int i = array_of<int8_t>("int8", {1, -2, 3});
+  int b = array_of<uint8_t>("bool", {0, 1, 0});
+  EXPECT_EQ(host::get(f, 2), 0.25);
+  EXPECT_EQ(host::get(i, 1), -2.0);
+  EXPECT_EQ(host::get(b, 1), 1.0);
+  host::set(f, 0, 1.0 / 3.0); // rounded to float32
+  host::set(i, 2, -7.0);
+  host::set(b, 0, 2.0); // any nonzero is True
+  EXPECT_EQ(values<float>(f)[0], 1.0f / 3.0f);
+  EXPECT_EQ(values<int8_t>(i)[2], -7);
+  EXPECT_EQ(values<uint8_t>(b)[0], 1);
+  EXPECT_ANY_THROW(host::get(f, 3));
+  EXPECT_ANY_THROW(host::set(f, -1, 0.0));
+  free_all({f, i, b});
+}

@@ -12,6 +12,30 @@ b = np.random.randn(48, 32)
 c = (np.random.rand(64, 48) * 200 - 100).astype(np.int32)
 d = np.arange(4096, dtype=np.int64).reshape(64, 64)
 h = (np.random.rand(40, 40) * 4).astype(np.float16)
+
+
+def put(x, key, v):  # a copy of x with x[key] = v (element and row stores into core arrays)
+    x = x.copy()
+    x[key] = v
+    return x
+
+
+def stale(x):  # runs of element reads of a core array (it keeps a copy), stores in between
+    x = x.copy()
+    r = []
+
+    def look():
+        r.extend(x[i, k] for i in range(2) for k in range(10))
+    look()
+    x[0, 1] = 9
+    look()
+    x[1] = 7
+    look()
+    x += 1
+    look()
+    x[:, 0] = x[:, 1]
+    look()
+    return np.array(r + x[2, :4].tolist())
 """
 
 CASES = [
@@ -33,6 +57,12 @@ CASES = [
     "h + h", "h * 3", "h.sum(axis=1)", "h.astype(np.float32).sum(axis=0)",
     "np.random.randn(2000)[-5:]", "np.random.random_sample((40, 30))",
     "np.array(a[:2, :3].tolist())",
+    # small (Python-list) operands and core copies made for one operation
+    "a + np.ones(48, dtype=np.float32)", "c / (c + 1000)", "d[:, :1] * np.arange(64.0)",
+    "np.array([a[3, 2], d[1, 1], c[0, 5], h[2, 3]])",
+    "put(a, (3, 2), 5)", "put(a, 3, np.arange(48))", "put(c, (5, 5), -7.9)",
+    "put(d, (1, slice(None)), 2**60 + 1)", "put(d, (1, 2), 2**62 + 3)[1, 2]",
+    "put(h, (0, 0), 1 / 3)", "put(a > 0.5, (0, 0), 1)", "stale(a)", "stale(c)", "stale(d)",
 ]
 
 TOLERANCE = {"float64": [1e-12, 1e-12], "float32": [1e-5, 1e-6], "float16": [1e-3, 1e-3]}

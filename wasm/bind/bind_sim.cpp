@@ -118,6 +118,18 @@ val host_view(int id) {
   return val(emscripten::typed_memory_view(s.n, s.p));
 }
 
+/// One element of host array `id` as a number; a store of one (scalar indexing from Python).
+double host_get(int id, double index) {
+  return guard([&] { return nki::sim::host::get(id, static_cast<int64_t>(index)); });
+}
+
+void host_set(int id, double index, double v) {
+  guard([&] {
+    nki::sim::host::set(id, static_cast<int64_t>(index), v);
+    return 0;
+  });
+}
+
 int host_live_arrays() {
   return static_cast<int>(nki::sim::host::live_arrays());
 }
@@ -128,6 +140,8 @@ EMSCRIPTEN_BINDINGS(nki_sim) {
   emscripten::function("host_request", &host_request);
   emscripten::function("host_view", &host_view);
   emscripten::function("host_live_arrays", &host_live_arrays);
+  emscripten::function("host_get", &host_get);
+  emscripten::function("host_set", &host_set);
   emscripten::class_<Simulation>("Simulation")
       .smart_ptr<std::shared_ptr<Simulation>>("Simulation")
       .function("num_inputs", &Simulation::num_inputs)

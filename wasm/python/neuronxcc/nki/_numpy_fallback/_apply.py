@@ -150,7 +150,7 @@ def _core_call(uf, ops, lp, od, shape, size):
     if not (C.eligible(lp) and C.eligible(od)) or "uint64" in (lp.name, od.name):
         return None
     exact = uf.__name__ in COMPARISONS
-    inputs = []
+    inputs, keep = [], []  # keep: core copies made here stay alive (freed with their storage)
     for op in ops:
         if op.array is None:
             v = _cast_weak(op, lp, exact) if op.weak else D.cast_value(lp, op.raw)
@@ -158,10 +158,12 @@ def _core_call(uf, ops, lp, od, shape, size):
                 return None  # an exact Python int the loop type cannot hold: Python compares
             inputs.append({"s": float(v) if lp.kind == "f" else int(v)})
             continue
-        a = op.array if op.array.dtype is lp else op.array.astype(lp)
-        inputs.append(C.view_json(C.on_core(a)))
+        a = C.on_core(op.array if op.array.dtype is lp else op.array.astype(lp))
+        keep.append(a)
+        inputs.append(C.view_json(a))
     reply = C.request({"op": "ufunc", "name": uf.__name__, "lp": lp.name, "od": od.name,
                        "shape": list(shape), "inputs": inputs})
+    del keep
     if reply.get("unsupported"):
         return None
     return C.wrap(od, reply["id"], shape)

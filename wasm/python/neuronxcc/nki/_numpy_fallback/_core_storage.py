@@ -41,10 +41,19 @@ def _code(dt):
 class CoreStorage:
     """``n`` elements of ``dtype`` in core host array ``id`` (freed with the storage)."""
 
-    __slots__ = ("dtype", "id", "n", "__weakref__")
+    __slots__ = ("dtype", "id", "n", "_cache", "_reads", "__weakref__")
+
+    #: Element reads in a row (no store between) after which ``read`` keeps a copy of the bytes:
+    #: a Python loop over a result reads from that copy, a loop mixing stores does not recopy.
+    CACHE_AFTER = 16
 
     def __init__(self, dtype, array_id, n):
         self.dtype, self.id, self.n = dtype, array_id, n
+        self._cache, self._reads = None, 0
+
+    def changed(self):
+        """Drops the copy kept for element reads (every store into the array calls this)."""
+        self._cache, self._reads = None, 0
 
     @classmethod
     def new(cls, dtype, n, fill=None):
@@ -88,6 +97,17 @@ class CoreStorage:
         return vals
 
     def read(self, index):
+        if self._cache is not None:
+            raw, code = self._cache
+            return struct.unpack_from(code, raw, index * self.dtype.itemsize)[0]
+        self._reads += 1
+        if self._reads >= self.CACHE_AFTER:
+            self._cache = (bytes(self.bytes()), f"<{_code(self.dtype)}")
+            return self.read(index)
+        kind = self.dtype.kind
+        if self.dtype.itemsize < 8 or kind == "f":  # a double holds it exactly
+            v = _m.host_get(self.id, index)
+            return v if kind == "f" else (v != 0 if kind == "b" else int(v))
         s = self.dtype.itemsize
         raw = bytes(_m.host_view(self.id).subarray(index * s, (index + 1) * s).to_py())
         return struct.unpack(f"<{_code(self.dtype)}", raw)[0]
@@ -99,7 +119,12 @@ class CoreStorage:
         return [vals[i] for i in indices]
 
     def scatter(self, indices, values):
+        self.changed()
         s, code = self.dtype.itemsize, _code(self.dtype)
+        if len(indices) <= 8 and (s < 8 or self.dtype.kind == "f"):
+            for i, v in zip(indices, values):
+                _m.host_set(self.id, i, float(v))
+            return
         view = _m.host_view(self.id)
         if len(indices) <= 8:
             for i, v in zip(indices, values):
@@ -122,7 +147,9 @@ def eligible(dt):
 
 
 def view_json(arr):
-    """The core's description of ndarray view ``arr`` (its storage must be a CoreStorage)."""
+    """The core's description of ndarray view ``arr`` (its storage must be a CoreStorage, and
+    ``arr`` must stay referenced until the request using it is done: the storage frees the
+    core array when it is collected)."""
     return {"id": arr._store.id, "off": arr._offset, "shape": list(arr._shape),
             "strides": list(arr._strides)}
 
@@ -154,4 +181,6 @@ def copy(arr, dt):
 
 def assign(dst, src):
     """Writes ``src`` (broadcast, cast) into core-backed ``dst``'s elements."""
-    request({"op": "assign", "dst": view_json(dst), "src": view_json(on_core(src))})
+    src = on_core(src)  # a core copy made here must outlive the request
+    dst._store.changed()
+    request({"op": "assign", "dst": view_json(dst), "src": view_json(src)})

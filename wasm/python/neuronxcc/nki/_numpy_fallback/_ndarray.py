@@ -120,7 +120,7 @@ class ndarray:
         if broadcast_shapes(src.shape, self._shape) != self._shape:
             raise ValueError(f"could not broadcast input array from shape {src.shape} into "
                              f"shape {self._shape}")
-        if _on_core(self) and _core_ok(src.dtype):
+        if _on_core(self) and _core_ok(src.dtype) and self.size > 8:  # a few: element stores
             from . import _core_storage as C
             C.assign(self, src)
             return
