@@ -32,18 +32,19 @@ def layernorm_bn(x, gamma, beta, eps=1e-5):
 
     for t in nl.affine_range(math.ceil(rows / pmax)):
         r = t * pmax + i_p
-        xt = nl.load(x[r, i_f], mask=(r < rows))
+        live = r < rows  # the last tile may be partial: every step skips the missing rows
+        xt = nl.load(x[r, i_f], mask=live)
         stats = nl.ndarray((pmax, 6 * n_chunks), dtype=nl.float32, buffer=nl.sbuf)
         for c in nl.affine_range(n_chunks):
             stats[i_p, c * 6 + i_s] = nisa.bn_stats(xt[i_p, c * chunk + i_c],
-                                                    mask=(c * chunk + i_c < cols))
-        mean_var = nisa.bn_aggr(stats)
+                                                    mask=live & (c * chunk + i_c < cols))
+        mean_var = nisa.bn_aggr(stats, mask=live)
         mean = mean_var[i_p, 0]
-        inv_std = nl.rsqrt(mean_var[i_p, 1] + eps)
+        inv_std = nl.rsqrt(nl.add(mean_var[i_p, 1], eps, mask=live), mask=live)
         normed = nisa.tensor_scalar(xt, op0=np.subtract, operand0=mean,
-                                    op1=np.multiply, operand1=inv_std)
-        y = normed * g + b
-        nl.store(out[r, i_f], value=y, mask=(r < rows))
+                                    op1=np.multiply, operand1=inv_std, mask=live)
+        y = nl.add(nl.multiply(normed, g, mask=live), b, mask=live)
+        nl.store(out[r, i_f], value=y, mask=live)
     return out
 
 

@@ -26,7 +26,8 @@ def rmsnorm(x, gamma, eps=1e-6):
         valid = r < rows
         xt = nl.load(x[r, i_f], mask=valid)
         sq_sum = nl.sum(nl.square(xt, mask=valid), axis=[1], mask=valid)
-        inv_rms = nl.rsqrt(sq_sum / cols + eps, mask=valid)
+        mean_sq = nl.add(nl.divide(sq_sum, cols, mask=valid), eps, mask=valid)
+        inv_rms = nl.rsqrt(mean_sq, mask=valid)
         normed = nl.multiply(xt, inv_rms, mask=valid)
         y = nl.multiply(normed, g_tile, mask=valid)
         nl.store(out[r, i_f], value=y, mask=valid)

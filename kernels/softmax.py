@@ -20,7 +20,8 @@ def softmax(logits):
         peak = nl.max(x, axis=[1], keepdims=True, mask=inside)
         shifted = nl.exp(nl.subtract(x, peak, mask=inside), mask=inside)
         total = nl.sum(shifted, axis=[1], keepdims=True, mask=inside)
-        nl.store(out[r, i_f], value=shifted / total, mask=inside)
+        probs = nl.divide(shifted, total, mask=inside)
+        nl.store(out[r, i_f], value=probs, mask=inside)
     return out
 
 
