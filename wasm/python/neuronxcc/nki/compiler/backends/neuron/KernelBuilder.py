@@ -107,8 +107,11 @@ class NeuronCodegen:
             self.failed = True
             raise
         if self._live():
-            self.flush_pops()
-            _core.pop_scope(region, drop_if_empty)
+            if drop_if_empty:  # the core decides now whether the region stays
+                self.flush_pops()
+                _core.pop_scope(region, True)
+            else:  # closed with the next request, like a loop's scopes
+                self.builder.pending_pops.append(region)
 
     def kernel_scope(self, name, loc=None):
         return self.new_scope("KernelScope", name=name, loc=loc)
