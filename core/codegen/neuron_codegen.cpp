@@ -212,6 +212,9 @@ std::pair<int64_t, int64_t> NeuronCodegen::range_of(const ir::AffineExpr& e,
     case ir::VarKind::ProgramId:
       vmax = v.id < static_cast<int>(opts_.grid.size()) ? opts_.grid[v.id] - 1 : 0;
       break;
+    case ir::VarKind::LoopIvMod:
+      vmax = v.mod - 1; // the iv is never negative
+      break;
     case ir::VarKind::LoopIv: {
       const auto& a = kernel_->loop_axis(v.id);
       if (a.tag == ir::LoopAxis::Tag::DynamicAxis) {

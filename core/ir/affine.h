@@ -12,13 +12,22 @@ namespace nki::ir {
 ///  - LoopIv: the induction variable of the loop axis `id` (Kernel::loop_axes()).
 ///  - ProgramId: `nl.program_id(id)`.
 ///  - TileAxis: position along axis `id` of the tile produced by the access (0 = partition).
-enum class VarKind : uint8_t { LoopIv, ProgramId, TileAxis };
+///  - LoopIvMod: `(iv + off) % mod` of loop axis `id` (double buffers: `buf[i % 2]`).
+enum class VarKind : uint8_t { LoopIv, ProgramId, TileAxis, LoopIvMod };
 
 struct Var {
   VarKind kind;
   int id;
-  bool operator==(const Var& o) const { return kind == o.kind && id == o.id; }
-  bool operator<(const Var& o) const { return kind != o.kind ? kind < o.kind : id < o.id; }
+  int mod = 0; ///< LoopIvMod: (iv + off) % mod
+  int off = 0;
+  bool operator==(const Var& o) const {
+    return kind == o.kind && id == o.id && mod == o.mod && off == o.off;
+  }
+  bool operator<(const Var& o) const {
+    if (kind != o.kind) return kind < o.kind;
+    if (id != o.id) return id < o.id;
+    return mod != o.mod ? mod < o.mod : off < o.off;
+  }
 };
 
 /// constant + Σ coeff·var, terms sorted by var with non-zero coefficients.

@@ -99,10 +99,13 @@ IndexExpr decode_expr(const Json& j) {
     int id = static_cast<int>(t[1].integer());
     int64_t coeff = t[2].integer();
     ir::VarKind vk = kind == "L"   ? ir::VarKind::LoopIv
+                     : kind == "M" ? ir::VarKind::LoopIvMod
                      : kind == "P" ? ir::VarKind::ProgramId
                      : kind == "A" ? ir::VarKind::TileAxis
                                    : throw sema::InternalError("unknown expression term " + kind);
-    out.expr = out.expr + ir::AffineExpr::var({vk, id}, coeff);
+    int mod = vk == ir::VarKind::LoopIvMod ? static_cast<int>(t[3].integer()) : 0;
+    int off = vk == ir::VarKind::LoopIvMod ? static_cast<int>(t[4].integer()) : 0;
+    out.expr = out.expr + ir::AffineExpr::var({vk, id, mod, off}, coeff);
   }
   if (j["shape"].is_array()) out.shape = j["shape"].int_list();
   return out;
@@ -112,9 +115,12 @@ void encode_expr(JsonWriter& w, const ir::AffineExpr& e) {
   w.begin_object().key("c").value(e.constant()).key("t").begin_array();
   for (const auto& [v, c] : e.terms()) {
     const char* k = v.kind == ir::VarKind::LoopIv      ? "L"
+                    : v.kind == ir::VarKind::LoopIvMod ? "M"
                     : v.kind == ir::VarKind::ProgramId ? "P"
                                                        : "A";
-    w.begin_array().value(k).value(v.id).value(c).end_array();
+    w.begin_array().value(k).value(v.id).value(c);
+    if (v.kind == ir::VarKind::LoopIvMod) w.value(v.mod).value(v.off);
+    w.end_array();
   }
   w.end_array().end_object();
 }

@@ -45,6 +45,8 @@ int64_t Env::eval_symbols(const AffineExpr& e) const {
   for (const auto& [var, c] : e.terms()) {
     if (var.kind == VarKind::LoopIv)
       v += c * iv.at(var.id);
+    else if (var.kind == VarKind::LoopIvMod)
+      v += c * ((((iv.at(var.id) + var.off) % var.mod) + var.mod) % var.mod);
     else if (var.kind == VarKind::ProgramId)
       v += c * (var.id < static_cast<int>(pid.size()) ? pid[var.id] : 0);
   }

@@ -26,9 +26,13 @@ AffineExpr expr_of(const Json& j) {
   for (const Json& t : j["terms"].array()) {
     const std::string& v = t["var"].string();
     VarKind kind = v == "loop"         ? VarKind::LoopIv
+                   : v == "loop_mod"   ? VarKind::LoopIvMod
                    : v == "program_id" ? VarKind::ProgramId
                                        : VarKind::TileAxis;
-    e = e + AffineExpr::var({kind, static_cast<int>(t["id"].integer())}, t["coeff"].integer());
+    e = e + AffineExpr::var({kind, static_cast<int>(t["id"].integer()),
+                             static_cast<int>(t.get_int("mod", 0)),
+                             static_cast<int>(t.get_int("off", 0))},
+                            t["coeff"].integer());
   }
   return e;
 }

@@ -114,6 +114,41 @@ nki.trace_kernel(again, A)
   });
 });
 
+describe("double buffering", () => {
+  test("a loop variable modulo an integer picks a buffer; traced and simulated", () => {
+    err = "";
+    const src = `${HEAD}@nki.jit
+def ping_pong(a):
+    rows, cols = a.shape
+    out = nl.ndarray((rows, cols), dtype=a.dtype, buffer=nl.shared_hbm)
+    bufs = nl.ndarray((2, nl.par_dim(128), cols), dtype=a.dtype, buffer=nl.sbuf)
+    for i in nl.sequential_range(rows // 128):
+        bufs[i % 2] = nl.load(a[i * 128:(i + 1) * 128, :])
+        nl.store(out[i * 128:(i + 1) * 128, :], value=nl.add(bufs[(i + 2) % 2], 1.0))
+    return out
+a = np.arange(512 * 8, dtype=np.float32).reshape(512, 8)
+assert float(np.max(np.abs(ping_pong(a) - (a + 1.0)))) == 0.0
+print(nki.trace_kernel(ping_pong, a))
+`;
+    const r = runtime.runSource(src, { filename: "s.py" });
+    expect(r.exitCode, err).toBe(0);
+    expect(r.traces.at(-1).text).toContain("vector.tensor_copy %bufs[(%i mod 2), p, f], %t");
+  });
+
+  test("anything else modulo is refused clearly", () => {
+    err = "";
+    const src = `${HEAD}@nki.jit
+def k(a):
+    for i in nl.affine_range(4):
+        t = nl.load(a[(2 * i) % 3, 0:8])
+    return None
+nki.trace_kernel(k, nt.tensor[[4, 8], nl.float32])
+`;
+    expect(runtime.runSource(src, { filename: "s.py" }).exitCode).toBe(1);
+    expect(err).toContain("s.py:8:23: error: TypeError: index expressions must stay affine");
+  });
+});
+
 describe("launch and values", () => {
   test("nl.spmd_dim accepts nl.nc in either position", () => {
     const text = run(`@nki.jit

@@ -33,11 +33,26 @@ class IndexExpr:
 
     @classmethod
     def from_core(cls, j, shape=()):
-        return cls(j["c"], {(k, i): co for k, i, co in j["t"]}, shape)
+        return cls(j["c"], {((t[0], (t[1], t[3], t[4])) if t[0] == "M" else (t[0], t[1])): t[2]
+                            for t in j["t"]}, shape)
 
     def to_json(self):
-        return {"c": self.c, "t": [[k, i, co] for (k, i), co in self.terms.items()],
+        return {"c": self.c,
+                "t": [["M", i[0], co, i[1], i[2]] if k == "M" else [k, i, co]
+                      for (k, i), co in self.terms.items()],
                 "shape": list(self.shape)}
+
+    def __mod__(self, k):
+        """``i % k`` of a loop variable (double buffering: ``buf[i % 2]``)."""
+        if isinstance(k, bool) or not isinstance(k, int) or k <= 0:
+            return NotImplemented
+        if not self.terms:
+            return IndexExpr(self.c % k)
+        (kind, axis), coeff = next(iter(self.terms.items()))
+        if len(self.terms) != 1 or kind != "L" or coeff != 1:
+            raise TypeError("index expressions must stay affine: only a loop variable plus a "
+                            "constant can be taken modulo an integer (`i % 2`, `(i + 1) % 2`)")
+        return IndexExpr(0, {("M", (axis, k, self.c % k)): 1}, self.shape, self.grid)
 
     @property
     def is_arange(self):
