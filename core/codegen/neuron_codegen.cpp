@@ -212,6 +212,15 @@ std::pair<int64_t, int64_t> NeuronCodegen::range_of(const ir::AffineExpr& e,
     case ir::VarKind::ProgramId:
       vmax = v.id < static_cast<int>(opts_.grid.size()) ? opts_.grid[v.id] - 1 : 0;
       break;
+    case ir::VarKind::LoopIvDiv: {
+      const auto& a = kernel_->loop_axis(v.id);
+      int64_t last = a.lb + (a.trip_count - 1) * a.stride;
+      const int64_t d = v.mod;
+      auto fdiv = [d](int64_t x) { return x >= 0 ? x / d : -((-x + d - 1) / d); };
+      vmin = fdiv(std::min(a.lb, last) + v.off);
+      vmax = fdiv(std::max(a.lb, last) + v.off);
+      break;
+    }
     case ir::VarKind::LoopIvMod:
       vmax = v.mod - 1; // the iv is never negative
       break;

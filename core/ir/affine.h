@@ -13,7 +13,8 @@ namespace nki::ir {
 ///  - ProgramId: `nl.program_id(id)`.
 ///  - TileAxis: position along axis `id` of the tile produced by the access (0 = partition).
 ///  - LoopIvMod: `(iv + off) % mod` of loop axis `id` (double buffers: `buf[i % 2]`).
-enum class VarKind : uint8_t { LoopIv, ProgramId, TileAxis, LoopIvMod };
+///  - LoopIvDiv: `(iv + off) // mod` (floor division; `mod` holds the divisor).
+enum class VarKind : uint8_t { LoopIv, ProgramId, TileAxis, LoopIvMod, LoopIvDiv };
 
 struct Var {
   VarKind kind;

@@ -156,7 +156,7 @@ std::string reduce_cmd_attr(const OpCall& c) {
 std::vector<int64_t> affine_list(const AffineExpr& e) {
   std::vector<int64_t> out{e.constant()};
   for (const auto& [v, coeff] : e.terms()) {
-    if (v.kind == VarKind::LoopIvMod)
+    if (v.kind == VarKind::LoopIvMod || v.kind == VarKind::LoopIvDiv)
       sema::err_not_supported_yet("a loop variable modulo in this expression");
     out.push_back(v.kind == VarKind::LoopIv ? 0 : v.kind == VarKind::ProgramId ? 1 : 2);
     out.push_back(v.id);

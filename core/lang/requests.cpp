@@ -100,11 +100,13 @@ IndexExpr decode_expr(const Json& j) {
     int64_t coeff = t[2].integer();
     ir::VarKind vk = kind == "L"   ? ir::VarKind::LoopIv
                      : kind == "M" ? ir::VarKind::LoopIvMod
+                     : kind == "D" ? ir::VarKind::LoopIvDiv
                      : kind == "P" ? ir::VarKind::ProgramId
                      : kind == "A" ? ir::VarKind::TileAxis
                                    : throw sema::InternalError("unknown expression term " + kind);
-    int mod = vk == ir::VarKind::LoopIvMod ? static_cast<int>(t[3].integer()) : 0;
-    int off = vk == ir::VarKind::LoopIvMod ? static_cast<int>(t[4].integer()) : 0;
+    bool modular = vk == ir::VarKind::LoopIvMod || vk == ir::VarKind::LoopIvDiv;
+    int mod = modular ? static_cast<int>(t[3].integer()) : 0;
+    int off = modular ? static_cast<int>(t[4].integer()) : 0;
     out.expr = out.expr + ir::AffineExpr::var({vk, id, mod, off}, coeff);
   }
   if (j["shape"].is_array()) out.shape = j["shape"].int_list();
@@ -116,10 +118,12 @@ void encode_expr(JsonWriter& w, const ir::AffineExpr& e) {
   for (const auto& [v, c] : e.terms()) {
     const char* k = v.kind == ir::VarKind::LoopIv      ? "L"
                     : v.kind == ir::VarKind::LoopIvMod ? "M"
+                    : v.kind == ir::VarKind::LoopIvDiv ? "D"
                     : v.kind == ir::VarKind::ProgramId ? "P"
                                                        : "A";
     w.begin_array().value(k).value(v.id).value(c);
-    if (v.kind == ir::VarKind::LoopIvMod) w.value(v.mod).value(v.off);
+    if (v.kind == ir::VarKind::LoopIvMod || v.kind == ir::VarKind::LoopIvDiv)
+      w.value(v.mod).value(v.off);
     w.end_array();
   }
   w.end_array().end_object();

@@ -32,6 +32,9 @@ std::string var_name(const Kernel& k, const Var& v, size_t tile_rank) {
   switch (v.kind) {
   case VarKind::LoopIv:
     return "%" + k.loop_axis(v.id).name;
+  case VarKind::LoopIvDiv:
+    return "(%" + k.loop_axis(v.id).name + (v.off ? " + " + std::to_string(v.off) : "") + " div " +
+           std::to_string(v.mod) + ")";
   case VarKind::LoopIvMod:
     return "(%" + k.loop_axis(v.id).name + (v.off ? " + " + std::to_string(v.off) : "") + " mod " +
            std::to_string(v.mod) + ")";
@@ -231,10 +234,12 @@ void write_expr(util::JsonWriter& w, const AffineExpr& e) {
   for (const auto& [v, c] : e.terms()) {
     const char* kind = v.kind == VarKind::LoopIv      ? "loop"
                        : v.kind == VarKind::LoopIvMod ? "loop_mod"
+                       : v.kind == VarKind::LoopIvDiv ? "loop_div"
                        : v.kind == VarKind::ProgramId ? "program_id"
                                                       : "tile";
     w.begin_object().key("var").value(kind).key("id").value(v.id).key("coeff").value(c);
-    if (v.kind == VarKind::LoopIvMod) w.key("mod").value(v.mod).key("off").value(v.off);
+    if (v.kind == VarKind::LoopIvMod || v.kind == VarKind::LoopIvDiv)
+      w.key("mod").value(v.mod).key("off").value(v.off);
     w.end_object();
   }
   w.end_array().end_object();

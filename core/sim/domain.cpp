@@ -45,7 +45,10 @@ int64_t Env::eval_symbols(const AffineExpr& e) const {
   for (const auto& [var, c] : e.terms()) {
     if (var.kind == VarKind::LoopIv)
       v += c * iv.at(var.id);
-    else if (var.kind == VarKind::LoopIvMod)
+    else if (var.kind == VarKind::LoopIvDiv) {
+      int64_t x = iv.at(var.id) + var.off;
+      v += c * (x >= 0 ? x / var.mod : -((-x + var.mod - 1) / var.mod));
+    } else if (var.kind == VarKind::LoopIvMod)
       v += c * ((((iv.at(var.id) + var.off) % var.mod) + var.mod) % var.mod);
     else if (var.kind == VarKind::ProgramId)
       v += c * (var.id < static_cast<int>(pid.size()) ? pid[var.id] : 0);

@@ -27,6 +27,7 @@ AffineExpr expr_of(const Json& j) {
     const std::string& v = t["var"].string();
     VarKind kind = v == "loop"         ? VarKind::LoopIv
                    : v == "loop_mod"   ? VarKind::LoopIvMod
+                   : v == "loop_div"   ? VarKind::LoopIvDiv
                    : v == "program_id" ? VarKind::ProgramId
                                        : VarKind::TileAxis;
     e = e + AffineExpr::var({kind, static_cast<int>(t["id"].integer()),

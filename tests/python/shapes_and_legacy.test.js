@@ -135,6 +135,26 @@ print(nki.trace_kernel(ping_pong, a))
     expect(r.traces.at(-1).text).toContain("vector.tensor_copy %bufs[(%i mod 2), p, f], %t");
   });
 
+  test("a loop variable divided by an integer; exact divisions stay affine", () => {
+    err = "";
+    const src = `${HEAD}@nki.jit
+def pairs(a):
+    out = nl.ndarray((256, 8), dtype=a.dtype, buffer=nl.shared_hbm)
+    for i in nl.sequential_range(4):
+        t = nl.load(a[(i // 2) * 128:(i // 2 + 1) * 128, :])
+        u = nl.load(a[i * 256 // 256 * 0:128, :])
+        nl.store(out[(i // 2) * 128:(i // 2 + 1) * 128, :], value=nl.add(t, u))
+    return out
+a = np.arange(256 * 8, dtype=np.float32).reshape(256, 8)
+r = pairs(a)
+assert float(np.max(np.abs(r[128:] - (a[128:] + a[:128])))) == 0.0
+print(nki.trace_kernel(pairs, a))
+`;
+    const r = runtime.runSource(src, { filename: "s.py" });
+    expect(r.exitCode, err).toBe(0);
+    expect(r.traces.at(-1).text).toContain("%a[128*(%i div 2) + p, f]");
+  });
+
   test("anything else modulo is refused clearly", () => {
     err = "";
     const src = `${HEAD}@nki.jit

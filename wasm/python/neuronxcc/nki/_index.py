@@ -33,12 +33,12 @@ class IndexExpr:
 
     @classmethod
     def from_core(cls, j, shape=()):
-        return cls(j["c"], {((t[0], (t[1], t[3], t[4])) if t[0] == "M" else (t[0], t[1])): t[2]
+        return cls(j["c"], {((t[0], (t[1], t[3], t[4])) if t[0] in ("M", "D") else (t[0], t[1])): t[2]
                             for t in j["t"]}, shape)
 
     def to_json(self):
         return {"c": self.c,
-                "t": [["M", i[0], co, i[1], i[2]] if k == "M" else [k, i, co]
+                "t": [[k, i[0], co, i[1], i[2]] if k in ("M", "D") else [k, i, co]
                       for (k, i), co in self.terms.items()],
                 "shape": list(self.shape)}
 
@@ -48,11 +48,28 @@ class IndexExpr:
             return NotImplemented
         if not self.terms:
             return IndexExpr(self.c % k)
+        if all(co % k == 0 for co in self.terms.values()):  # (2*k*i + c) % k is constant
+            return IndexExpr(self.c % k)
         (kind, axis), coeff = next(iter(self.terms.items()))
         if len(self.terms) != 1 or kind != "L" or coeff != 1:
             raise TypeError("index expressions must stay affine: only a loop variable plus a "
                             "constant can be taken modulo an integer (`i % 2`, `(i + 1) % 2`)")
         return IndexExpr(0, {("M", (axis, k, self.c % k)): 1}, self.shape, self.grid)
+
+    def __floordiv__(self, k):
+        """``i // k`` of a loop variable (``(i + c) // k`` too)."""
+        if isinstance(k, bool) or not isinstance(k, int) or k <= 0:
+            return NotImplemented
+        if not self.terms:
+            return IndexExpr(self.c // k)
+        if all(co % k == 0 for co in self.terms.values()):  # (4*k*i + c) // k stays affine
+            return IndexExpr(self.c // k, {key: co // k for key, co in self.terms.items()},
+                             self.shape, self.grid)
+        (kind, axis), coeff = next(iter(self.terms.items()))
+        if len(self.terms) != 1 or kind != "L" or coeff != 1:
+            raise TypeError("index expressions must stay affine: only a loop variable plus a "
+                            "constant can be divided by an integer (`i // 2`)")
+        return IndexExpr(0, {("D", (axis, k, self.c)): 1}, self.shape, self.grid)
 
     @property
     def is_arange(self):
