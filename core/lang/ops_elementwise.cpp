@@ -155,16 +155,21 @@ ValueId emit_binary(NeuronCodegen& cg, const std::string& api, const std::string
     return emit_result(cg, std::move(in), name, shape, result);
   }
 
-  same_partitions(cg, api, {{"x", xs.value}, {"y", ys.value}});
-  const auto shape = broadcast_shapes(cg, api, {{"x", xs.value}, {"y", ys.value}});
+  // nl.* arithmetic broadcasts a one-partition operand along the partitions (NKI's nl.add doc
+  // tests do; it costs a partition broadcast on hardware). nisa.tensor_tensor does not.
+  const int64_t px = shape_of(cg, xs.value)[0], py = shape_of(cg, ys.value)[0];
+  const bool partition_broadcast = api != "tensor_tensor" && px != py && (px == 1 || py == 1);
+  if (!partition_broadcast) same_partitions(cg, api, {{"x", xs.value}, {"y", ys.value}});
+  auto shape = broadcast_shapes(cg, api, {{"x", xs.value}, {"y", ys.value}});
+  if (partition_broadcast) shape[0] = std::max(px, py);
   DType tx = dtype_of(cg, xs.value), ty = dtype_of(cg, ys.value);
   DType result = dtype.value_or(promote(tx, ty));
   const auto& sx = shape_of(cg, xs.value);
   const auto& sy = shape_of(cg, ys.value);
   Predicate m = align_mask(mask, shape.size());
   // A (P, 1) column against a full tile is a tensor_scalar with a vector operand.
-  bool y_col = free_size(sy) == 1 && sx == shape && sx != sy;
-  bool x_col = free_size(sx) == 1 && sy == shape && sx != sy;
+  bool y_col = free_size(sy) == 1 && sx == shape && sx != sy && sy[0] == shape[0];
+  bool x_col = free_size(sx) == 1 && sy == shape && sx != sy && sx[0] == shape[0];
   if (y_col || x_col) {
     Instruction in = tensor_scalar_inst(cg, gpsimd ? Engine::GpSimd : Engine::Vector, m,
                                         y_col ? xs.value : ys.value, op, y_col ? ys : xs, x_col);

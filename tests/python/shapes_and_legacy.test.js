@@ -169,6 +169,25 @@ nki.trace_kernel(k, nt.tensor[[4, 8], nl.float32])
   });
 });
 
+describe("partition broadcast", () => {
+  test("nl.add broadcasts a one-partition operand along the partitions (simulated too)", () => {
+    err = "";
+    const src = `${HEAD}@nki.jit
+def add_rows(x, y):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.add(nl.load(x), nl.load(y)))
+    return out
+x = np.arange(128 * 8, dtype=np.float32).reshape(128, 8)
+y = np.arange(8, dtype=np.float32).reshape(1, 8)
+assert float(np.max(np.abs(add_rows(x, y) - (x + y)))) == 0.0
+print(nki.trace_kernel(add_rows, x, y))
+`;
+    const r = runtime.runSource(src, { filename: "s.py" });
+    expect(r.exitCode, err).toBe(0);
+    expect(r.traces.at(-1).text).toContain("vector.tensor_tensor %t, %t.1[0, f] {op = add}");
+  });
+});
+
 describe("launch and values", () => {
   test("nl.spmd_dim accepts nl.nc in either position", () => {
     const text = run(`@nki.jit
