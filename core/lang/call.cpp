@@ -54,6 +54,39 @@ std::vector<int64_t> OpCall::attr_ints(const std::string& key) const {
   return j.int_list();
 }
 
+ir::Engine engine_attr(const OpCall& c) {
+  using ir::Engine;
+  const util::Json& j = c.attrs["engine"];
+  if (j.is_number()) {
+    switch (j.integer()) {
+    case 1:
+      return Engine::Tensor;
+    case 2:
+      return Engine::Scalar;
+    case 3:
+      return Engine::GpSimd;
+    case 4:
+      return Engine::Dma;
+    case 5:
+      return Engine::Vector;
+    case 6:
+      return Engine::Sync;
+    default:
+      return Engine::None;
+    }
+  }
+  if (!j.is_string()) return Engine::None;
+  std::string s = j.string();
+  if (s.size() > 7 && s.compare(s.size() - 7, 7, "_engine") == 0) s.resize(s.size() - 7);
+  if (s == "tensor" || s == "pe") return Engine::Tensor;
+  if (s == "vector" || s == "dve") return Engine::Vector;
+  if (s == "scalar" || s == "act" || s == "activation") return Engine::Scalar;
+  if (s == "gpsimd" || s == "pool") return Engine::GpSimd;
+  if (s == "dma") return Engine::Dma;
+  if (s == "sync") return Engine::Sync;
+  return Engine::None;
+}
+
 void OpRegistry::add(const std::string& api, OpHandler h) {
   auto it = std::lower_bound(table_.begin(), table_.end(), api,
                              [](const auto& e, const std::string& k) { return e.first < k; });

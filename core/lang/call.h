@@ -33,6 +33,11 @@ struct OpCall {
   std::vector<int64_t> attr_ints(const std::string& key) const;
 };
 
+/// The engine an `engine=` attribute names: a nisa.engine value (1 tensor, 2 scalar, 3 gpsimd,
+/// 4 dma, 5 vector, 6 sync) or a name ("vector", "vector_engine", "dve", "pe", "act", "pool"...);
+/// Engine::None when absent or unknown.
+ir::Engine engine_attr(const OpCall& c);
+
 /// A handler returns the value it defines, or -1 for ops with no result.
 using OpHandler = ValueId (*)(NeuronCodegen&, const OpCall&);
 

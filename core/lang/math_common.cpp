@@ -115,34 +115,6 @@ std::string op_attr(const OpCall& c, const std::string& key) {
   return canonical_op(j.string());
 }
 
-Engine engine_attr(const OpCall& c) {
-  const util::Json& j = c.attrs["engine"];
-  if (j.is_null()) return Engine::None;
-  if (j.is_string()) {
-    const std::string& s = j.string();
-    for (Engine e : {Engine::Tensor, Engine::Scalar, Engine::GpSimd, Engine::Dma, Engine::Vector,
-                     Engine::Sync})
-      if (s == engine_name(e)) return e;
-    return Engine::None;
-  }
-  switch (j.integer()) {
-  case 1:
-    return Engine::Tensor;
-  case 2:
-    return Engine::Scalar;
-  case 3:
-    return Engine::GpSimd;
-  case 4:
-    return Engine::Dma;
-  case 5:
-    return Engine::Vector;
-  case 6:
-    return Engine::Sync;
-  default:
-    return Engine::None;
-  }
-}
-
 std::string reduce_cmd_attr(const OpCall& c) {
   const util::Json& j = c.attrs["reduce_cmd"];
   if (j.is_null()) return "idle";

@@ -39,8 +39,6 @@ const char* target_name(int nc_version); // "trn1", "trn2"
 
 /// An `op=`-style attribute in canonical spelling; "" when absent.
 std::string op_attr(const OpCall& c, const std::string& key);
-/// `engine=`: nisa.engine's values (0 unknown → Engine::None).
-ir::Engine engine_attr(const OpCall& c);
 /// `reduce_cmd=`: "idle", "reset", "reduce", "reset_reduce".
 std::string reduce_cmd_attr(const OpCall& c);
 

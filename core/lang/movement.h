@@ -52,8 +52,6 @@ void record_allocation(NeuronCodegen& cg, ValueId v, const util::Json& alloc);
 void check_psum_tensor(const std::string& name, const std::vector<int64_t>& shape,
                        int partition_dim, ir::DType dtype);
 
-/// Engine named by an `engine=` attribute (nisa.engine value or name); Engine::None = unknown.
-ir::Engine engine_attr(const OpCall& c);
 /// Operand masks of matmul APIs (`nl.matmul(x[i_f < 64], y, ...)`) arrive as attributes.
 MaskSpec operand_mask(const OpCall& c, const std::string& role);
 
