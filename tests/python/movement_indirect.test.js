@@ -1,64 +1,11 @@
 // Indirect (runtime) indexing and the ncc direct-allocation APIs in real Pyodide over the real
 // core: the IR lines they produce and NKI's diagnostics at the user's line.
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { F32, HEAD, I32, pythonHarness, script } from "./harness.js";
 
-let runtime;
-let err = "";
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: () => {}, stderr: (t) => (err += t) });
-});
-
-afterEach(() => {
-  expect(runtime.core.nki_ctx_or_none()).toBe(null);
-});
-
-const HEAD = `import numpy as np
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.isa as nisa
-import neuronxcc.nki.typing as nt
-import neuronxcc.nki.compiler as ncc
-`;
-
-function script(sig, body, args, decorators = "@nki.jit\n") {
-  return `${HEAD}${decorators}def k(${sig}):\n${body}\nnki.trace_kernel(k, ${args})\n`;
-}
-
-/** IR lines (locations stripped, trimmed) of a script that must trace cleanly. */
-function ir(src) {
-  err = "";
-  const r = runtime.runSource(src, { filename: "mv.py" });
-  expect(r.exitCode, err).toBe(0);
-  return r.traces
-    .map((t) => t.text)
-    .join("\n")
-    .split("\n")
-    .map((l) => l.replace(/\s+@ .*$/, "").trim());
-}
-
-function locate(src, fragment) {
-  const ls = src.split("\n");
-  for (let i = 0; i < ls.length; i++) {
-    const c = ls[i].indexOf(fragment);
-    if (c >= 0) return `${i + 1}:${c + 1}`;
-  }
-  throw new Error(`fragment not in snippet: ${fragment}`);
-}
-
-function expectError(src, at, text) {
-  err = "";
-  const r = runtime.runSource(src, { filename: "mv.py" });
-  expect(r.exitCode).toBe(1);
-  expect(err).toContain(`mv.py:${locate(src, at)}: error: ${text}`);
-  expect(err).toMatch(/\n {4}\S.*\n {4} *\^/);
-  expect(err).not.toMatch(/neuronxcc|\/nki\/python|_core\.py|_kernel\.py|_frontend|_control|_movement|_tensor_engine/);
-}
-
-const F32 = (s) => `nt.tensor[[${s}], nl.float32]`;
-const I32 = (s) => `nt.tensor[[${s}], nl.int32]`;
+const py = pythonHarness("mv.py");
+const { ir, expectError } = py;
 
 describe("indirect indexing", () => {
   test("gathers and scatters by an index tile in SBUF (loaded or from iota)", () => {
@@ -213,9 +160,9 @@ for r in range(4):
     for f in range(8):
         assert float(out[r, f]) == float(data[int(idx[r, 0]), f]) * float(g[f]), (r, f)
 `;
-    err = "";
-    const r = runtime.runSource(src, { filename: "mv.py" });
-    expect(err).toBe("");
+    py.err = "";
+    const r = py.runtime.runSource(src, { filename: "mv.py" });
+    expect(py.err).toBe("");
     expect(r.exitCode).toBe(0);
   });
 });
