@@ -3,10 +3,11 @@
 // `loadPyodide` never settles, so the page would hang silently.
 //
 //   node scripts/serve.mjs [--root DIR]      PORT=8080 by default; PORT=0 picks a free port.
-import { createReadStream, statSync } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 
 export const MIME_TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -24,6 +25,19 @@ export const MIME_TYPES = {
   ".map": "application/json; charset=utf-8",
 };
 
+// Compressed on first request and kept: what a production static host (or CDN) would send, so
+// byte counts measured against this server are the ones users pay.
+const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt", ".py", ".map"]);
+const gzipCache = new Map(); // file -> {mtimeMs, body}
+
+function gzipped(file, mtimeMs) {
+  const hit = gzipCache.get(file);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.body;
+  const body = gzipSync(readFileSync(file), { level: 6 });
+  gzipCache.set(file, { mtimeMs, body });
+  return body;
+}
+
 const DEFAULT_ROOT = fileURLToPath(new URL("../build/site/", import.meta.url));
 
 /** Maps a URL path to a file under root, or null if it escapes root or does not exist. */
@@ -39,7 +53,7 @@ function resolveFile(root, urlPath) {
   try {
     const st = statSync(file);
     if (st.isDirectory()) return resolveFile(root, join(path, "index.html"));
-    return st.isFile() ? { file, size: st.size } : null;
+    return st.isFile() ? { file, size: st.size, mtimeMs: st.mtimeMs } : null;
   } catch {
     return null;
   }
@@ -61,12 +75,28 @@ export function serve({ root = DEFAULT_ROOT, port = 8080 } = {}) {
       res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("not found\n");
       return;
     }
-    res.writeHead(200, {
-      "Content-Type": MIME_TYPES[extname(found.file).toLowerCase()] ?? "application/octet-stream",
-      "Content-Length": found.size,
+    const ext = extname(found.file).toLowerCase();
+    // A validator, so a reload revalidates (304) instead of downloading Pyodide again.
+    const etag = `"${found.size.toString(36)}-${Math.floor(found.mtimeMs).toString(36)}"`;
+    const headers = {
+      "Content-Type": MIME_TYPES[ext] ?? "application/octet-stream",
       "Cache-Control": "no-cache",
+      ETag: etag,
+      Vary: "Accept-Encoding",
       "X-Content-Type-Options": "nosniff",
-    });
+    };
+    if (req.headers["if-none-match"] === etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    const gzip = COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+    if (gzip) {
+      const body = gzipped(found.file, found.mtimeMs);
+      res.writeHead(200, { ...headers, "Content-Encoding": "gzip", "Content-Length": body.length });
+      res.end(req.method === "HEAD" ? undefined : body);
+      return;
+    }
+    res.writeHead(200, { ...headers, "Content-Length": found.size });
     if (req.method === "HEAD") res.end();
     else createReadStream(found.file).pipe(res);
   });
