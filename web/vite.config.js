@@ -19,6 +19,7 @@ export default defineConfig({
     target: "es2022",
     outDir: here("../build/site"),
     emptyOutDir: true,
+    rollupOptions: { input: { main: here("./index.html"), "views-test": here("./views-test.html") } },
   },
   worker: { format: "es" },
   optimizeDeps: { exclude: ["pyodide"] },

@@ -1,0 +1,293 @@
+// The view components (IR, regions, simulation) in Debian's Chromium on the built harness page
+// (web/views-test.html), fed with traces of real kernels traced in Node.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
+import { serve } from "../../scripts/serve.mjs";
+import { createNodeRuntime } from "../../wasm/js/node.mjs";
+
+const SITE = fileURLToPath(new URL("../../build/site/", import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const LINE_HEIGHT = 18; // web/src/ir/ir-view.js
+
+// 20 × (an affine loop around ~1000 unrolled adds): a 20,000-line IR with foldable regions; and
+// a kernel whose name is HTML.
+const BIG = `
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.typing as nt
+
+@nki.jit
+def big(a):
+    out = nl.ndarray((128, 64 * 20), dtype=a.dtype, buffer=nl.shared_hbm)
+    for j in nl.static_range(20):
+        for i in nl.affine_range(1):
+            t = nl.load(a)
+            sums = [nl.add(t, float(k)) for k in range(998)]
+            nl.store(out[:, j * 64:(j + 1) * 64], value=t)
+    return out
+
+nki.trace_kernel(big, nt.tensor[[128, 64], nl.float32])
+`;
+const HTML_NAME = `
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.typing as nt
+
+def weird(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.load(a))
+    return out
+weird.__name__ = weird.__qualname__ = "<b>x</b>"
+nki.trace_kernel(nki.jit(weird), nt.tensor[[128, 64], nl.float32])
+`;
+
+let server, url, context, profileDir, page;
+const traces = {};
+
+beforeAll(async () => {
+  if (!existsSync(join(SITE, "views-test.html"))) {
+    throw new Error(`${SITE} has no views-test.html; build the site first`);
+  }
+  const runtime = await createNodeRuntime({ stdout: () => {}, stderr: () => {} });
+  const run = (source, filename) => {
+    const { exitCode, traces: t } = runtime.runSource(source, { filename });
+    expect(exitCode).toBe(0);
+    return t;
+  };
+  traces.causal = run(readFileSync(new URL("../../kernels/causal_blocks.py", import.meta.url), "utf8"), "causal_blocks.py");
+  traces.big = run(BIG, "big.py");
+  traces.html = run(HTML_NAME, "weird.py");
+  ({ server, url } = await serve({ root: SITE, port: 0 }));
+  profileDir = mkdtempSync(join(tmpdir(), "nki-chromium-profile-"));
+  context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 1100 },
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (err) => errors.push(String(err)));
+  await page.goto(`${url}views-test.html`);
+  await page.waitForFunction(() => document.documentElement.dataset.harness === "ready");
+  page.errors = errors;
+});
+
+afterAll(async () => {
+  await context?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+});
+
+// Traces cross as one JSON string: CDP serializes a 16 MB object argument ~20× slower.
+const mount = (t, sims = []) =>
+  page.evaluate(([t, s]) => window.__mount(JSON.parse(t), JSON.parse(s)), [JSON.stringify(t), JSON.stringify(sims)]);
+const nextFrame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const renderedLines = () =>
+  page.$$eval("#ir .nkp-ir-line", (els) => els.map((e) => [Number(e.dataset.line), e.querySelector(".nkp-ir-code").textContent]));
+const events = (type) => page.evaluate((type) => window.__events.filter((e) => e.type === type), type);
+
+describe("IR view", () => {
+  test("a 20,000-line IR keeps only the visible rows in the DOM, at every scroll position", async () => {
+    const { lines } = await mount(traces.big);
+    expect(lines).toBeGreaterThanOrEqual(20_000);
+    const texts = traces.big[0].records.map((r) => r.text);
+    const bound = Math.ceil(400 / LINE_HEIGHT) + 2 * 12 + 2;
+    for (const frac of [0, 0.37, 0.81, 1]) {
+      await page.$eval("#ir .nkp-ir", (el, f) => (el.scrollTop = f * el.scrollHeight), frac);
+      await nextFrame();
+      const shown = await renderedLines();
+      expect(shown.length).toBeGreaterThan(10);
+      expect(shown.length).toBeLessThanOrEqual(bound);
+      for (const [i, text] of shown) expect(text).toBe(texts[i]);
+      if (frac === 1) expect(shown.map(([i]) => i)).toContain(lines - 1);
+    }
+    const height = await page.$eval("#ir .nkp-ir-spacer", (el) => el.getBoundingClientRect().height);
+    expect(height).toBe(lines * LINE_HEIGHT);
+    // The tokens carry the ir-<cls> classes.
+    const classes = await page.$$eval("#ir .nkp-ir-code span", (els) => [...new Set(els.map((e) => e.className))].sort());
+    expect(classes).toEqual(expect.arrayContaining(["ir-loc", "ir-op", "ir-punct", "ir-type", "ir-val"]));
+  });
+
+  test("folding a region hides its lines; unfolding brings them back", async () => {
+    await mount(traces.causal);
+    const total = traces.causal[0].records.length;
+    const spacer = () => page.$eval("#ir .nkp-ir-spacer", (el) => el.getBoundingClientRect().height / 18);
+    expect(await spacer()).toBe(total);
+    // Long lines scroll sideways (rows are absolutely positioned; the spacer carries the width).
+    expect(await page.$eval("#ir .nkp-ir", (e) => e.scrollWidth > e.clientWidth + 100)).toBe(true);
+    const ifLine = traces.causal[0].records.findIndex((r) => r.text.includes("IfScope %ki == %qi"));
+    await page.click(`#ir .nkp-ir-line[data-line="${ifLine}"] .nkp-ir-fold`);
+    expect(await spacer()).toBe(total - 4);
+    const shown = (await renderedLines()).map(([i]) => i);
+    for (let i = ifLine + 1; i <= ifLine + 4; i++) expect(shown).not.toContain(i);
+    expect(await page.textContent(`#ir .nkp-ir-line[data-line="${ifLine}"]`)).toContain("… 3 lines }");
+    expect(await page.getAttribute(`#ir .nkp-ir-line[data-line="${ifLine}"]`, "aria-expanded")).toBe("false");
+    await page.click(`#ir .nkp-ir-line[data-line="${ifLine}"] .nkp-ir-fold`);
+    expect(await spacer()).toBe(total);
+    expect((await renderedLines()).map(([i]) => i)).toContain(ifLine + 2);
+    // Folding the kernel's header folds everything but it.
+    await page.click(`#ir .nkp-ir-line[data-line="0"] .nkp-ir-fold`);
+    expect(await spacer()).toBe(1);
+    await page.click(`#ir .nkp-ir-line[data-line="0"] .nkp-ir-fold`);
+  });
+
+  test("keyboard moves the active line; Enter clicks it; highlight marks lines and the region", async () => {
+    await mount(traces.causal);
+    await page.focus("#ir .nkp-ir");
+    for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowUp");
+    expect(await page.$$eval("#ir .nkp-ir-active", (els) => els.map((e) => e.dataset.line))).toEqual(["1"]);
+    await page.keyboard.press("Enter");
+    const clicks = await events("lineClick");
+    expect(clicks.at(-1).args[1]).toBe(1);
+    expect(clicks.at(-1).args[0].text).toBe(traces.causal[0].records[1].text);
+    await page.click(`#ir .nkp-ir-line[data-line="2"] .nkp-ir-code`);
+    expect((await events("lineClick")).at(-1).args[1]).toBe(2);
+    const region = await page.evaluate(() => [...window.__index.regions.values()].find((r) => r.kind === "IfScope").id);
+    await page.evaluate((id) => window.__views.ir.highlight({ lines: new Set([8, 9]), regionId: id }), region);
+    expect(await page.$$eval("#ir .nkp-ir-hl", (els) => els.map((e) => e.dataset.line).sort())).toEqual(["8", "9"]);
+    const [a, b] = await page.evaluate((id) => window.__index.irRangeForRegion(id), region);
+    expect(await page.$$eval("#ir .nkp-ir-region", (els) => els.length)).toBe(b - a + 1);
+  });
+});
+
+describe("region view", () => {
+  test("draws the tree with kinds, axes, predicates, counts and engines", async () => {
+    await mount(traces.causal);
+    const regions = await page.evaluate(() => window.__index.regions.size);
+    expect(await page.$$eval("#regions [role=tree] [role=treeitem]", (e) => e.length)).toBe(regions);
+    const boxes = await page.$$eval("#regions .nkp-region-box", (els) => els.map((e) => e.textContent));
+    expect(boxes[0]).toContain("@causal_blocks");
+    expect(boxes.some((t) => t.includes("Loop") && t.includes("%qi ∈ [0,4) ×4 affine"))).toBe(true);
+    expect(boxes.some((t) => t.includes("If") && t.includes("%ki == %qi") && t.includes("3 instrs") && t.includes("gpsimd"))).toBe(true);
+    expect(await page.$$eval("#regions [role=treeitem]", (els) => els.map((e) => e.getAttribute("aria-level")).slice(0, 3))).toEqual(["1", "2", "3"]);
+    expect(await page.$$eval("#regions [role=group]", (e) => e.length)).toBeGreaterThan(0);
+    await page.evaluate(() => window.__views.regions.highlight(new Set(["0:1"])));
+    expect(await page.$$eval("#regions .nkp-region-hl", (els) => els.map((e) => e.dataset.region))).toEqual(["0:1"]);
+  });
+
+  test("follows the WAI-ARIA tree keyboard pattern", async () => {
+    await mount(traces.causal);
+    const focused = () => page.evaluate(() => document.activeElement?.dataset?.region ?? null);
+    const tabStops = () => page.$$eval("#regions [role=treeitem][tabindex='0']", (e) => e.map((x) => x.dataset.region));
+    expect(await tabStops()).toEqual(["0:0"]);
+    await page.focus('#regions [data-region="0:0"]');
+    await page.keyboard.press("ArrowDown");
+    expect(await focused()).toBe("0:1");
+    expect(await tabStops()).toEqual(["0:1"]);
+    await page.keyboard.press("ArrowLeft"); // expanded → collapse
+    expect(await page.getAttribute('#regions [data-region="0:1"]', "aria-expanded")).toBe("false");
+    await page.keyboard.press("ArrowDown"); // the collapsed loop's children are skipped: nothing below
+    expect(await focused()).toBe("0:1");
+    await page.keyboard.press("ArrowRight"); // collapsed → expand
+    expect(await page.getAttribute('#regions [data-region="0:1"]', "aria-expanded")).toBe("true");
+    await page.keyboard.press("ArrowRight"); // expanded → first child
+    expect(await focused()).toBe("0:2");
+    await page.keyboard.press("End");
+    const last = await focused();
+    expect(await page.getAttribute(`#regions [data-region="${last}"]`, "aria-expanded")).toBeNull();
+    await page.keyboard.press("ArrowLeft"); // a leaf → its parent
+    expect(await focused()).toBe("0:4");
+    await page.keyboard.press("Home");
+    expect(await focused()).toBe("0:0");
+    await page.keyboard.press("Enter");
+    expect((await events("regionClick")).at(-1).args).toEqual(["0:0"]);
+  });
+});
+
+// A simulation in the worker protocol's shape (the runtime on this branch does not simulate
+// yet): a 128×64 ramp, a 3-D input, a tensor too big to keep, a comparison, prints, a warning.
+function simulations() {
+  const ramp = Array.from({ length: 128 * 64 }, (_, i) => i);
+  const cube = Array.from({ length: 24 }, (_, i) => (i % 5) - 2);
+  const actual = ramp.map((v, i) => (i === 100 ? v + 3 : v));
+  const t = (name, shape, data) => ({ name, shape, dtype: "float32", data,
+    min: data.reduce((a, b) => Math.min(a, b)), max: data.reduce((a, b) => Math.max(a, b)), mean: data.reduce((a, b) => a + b, 0) / data.length });
+  return [{
+    kernel: "<b>x</b>",
+    outputs: [t("out", [128, 64], ramp), { name: "huge", shape: [4096, 4096], dtype: "float32", data: null, min: 0, max: 1, mean: 0.5 }],
+    inputs: [t("cube", [2, 3, 4], cube), t("wide", [600, 700], Array.from({ length: 600 * 700 }, (_, i) => i % 700))],
+    prints: [{ text: "<img src=x onerror=alert(1)> tile = 7", file: "weird.py", line: 9, col: 5 }],
+    warnings: [{ message: "read of never-written memory <i>t</i>", file: "weird.py", line: 7, col: 11 }],
+    comparisons: [{ label: "out vs numpy", ok: false, max_abs_err: 3, expected: t("expected", [128, 64], ramp),
+      actual: t("actual", [128, 64], actual), file: "weird.py", line: 12, col: 1 }],
+  }];
+}
+
+describe("simulation view and escaping", () => {
+  test("heatmaps, stats, comparisons, prints and warnings", async () => {
+    await mount(traces.html, simulations());
+    const sizes = await page.$$eval("#sim canvas.nkp-heatmap", (els) => els.map((c) => [c.width, c.height]));
+    // expected, actual, |difference|, out, cube (3-D → 6 rows × 4 cols, cells scaled up), wide.
+    expect(sizes).toEqual([[128, 128], [128, 128], [128, 128], [128, 128], [128, 126], [512, 512]]);
+    const pixel = (sel, x, y) => page.$eval(sel, (c, [x, y]) => [...c.getContext("2d").getImageData(x, y, 1, 1).data], [x, y]);
+    const out = ".nkp-sim-outputs canvas.nkp-heatmap";
+    expect(await pixel(out, 0, 0)).toEqual([48, 18, 84, 255]); // the minimum: the ramp's first colour
+    expect(await pixel(out, 127, 127)).toEqual([250, 230, 40, 255]); // the maximum: its last
+    const diff = ".nkp-compare canvas.nkp-heatmap >> nth=2";
+    expect(await page.locator(diff).evaluate((c) => [...c.getContext("2d").getImageData(0, 0, 1, 1).data])).toEqual([48, 18, 84, 255]);
+    expect(await page.textContent(".nkp-compare")).toContain("max abs error 3");
+    expect(await page.textContent(".nkp-badge")).toBe("failed");
+    expect(await page.textContent(".nkp-sim-outputs")).toContain("min 0  max 8191  mean 4095.5");
+    expect(await page.textContent(".nkp-sim-outputs")).toContain("values not kept (16,777,216 elements)");
+    // Hover: the element under the pointer and its value (the ramp's value is its flat index).
+    // Hovered canvases are scrolled into the pane first (mouse events need them on screen).
+    await page.locator(out).scrollIntoViewIfNeeded();
+    const box = await page.locator(out).boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const [, r, c, v] = (await page.getAttribute(out, "title")).match(/^out\[(\d+), (\d+)\] = (\d+)$/).map(Number);
+    expect(Math.abs(r - 64) <= 1 && Math.abs(c - 32) <= 1).toBe(true);
+    expect(v).toBe(r * 64 + c);
+    const cube = ".nkp-sim-inputs canvas.nkp-heatmap >> nth=0";
+    await page.locator(cube).scrollIntoViewIfNeeded();
+    const cb = await page.locator(cube).boundingBox();
+    await page.mouse.move(cb.x + 3, cb.y + 3);
+    expect(await page.locator(cube).getAttribute("title")).toBe("cube[0, 0, 0] = -2");
+    await page.mouse.move(cb.x + cb.width - 3, cb.y + cb.height - 3);
+    expect(await page.locator(cube).getAttribute("title")).toBe("cube[1, 2, 3] = 1");
+    // 600 × 700 is averaged down to 512 × 512; a pixel stands for a block and shows its mean.
+    const wide = ".nkp-sim-inputs canvas.nkp-heatmap >> nth=1";
+    expect(await page.locator(wide).evaluate((c) => [c.width, c.height])).toEqual([512, 512]);
+    await page.locator(wide).scrollIntoViewIfNeeded();
+    const wb = await page.locator(wide).boundingBox();
+    await page.mouse.move(wb.x + wb.width / 2, wb.y + wb.height / 2);
+    // Some of the 512 bins hold one element (600 rows, 700 cols): either form is right, but the
+    // value must be the element's column (one element) or lie within the block's columns (mean).
+    const title = await page.locator(wide).getAttribute("title");
+    const one = title.match(/^wide\[(\d+), (\d+)\] = (\d+)$/);
+    const block = title.match(/^wide rows? \d+(?:–\d+)?, cols (\d+)–(\d+): mean (\d+(?:\.\d+)?)$/);
+    expect(one || block, title).toBeTruthy();
+    if (one) expect(Number(one[3])).toBe(Number(one[2]));
+    else expect(Number(block[3]) >= Number(block[1]) && Number(block[3]) <= Number(block[2])).toBe(true);
+    await page.click(".nkp-sim-warning .nkp-sim-src");
+    expect((await events("sourceClick")).at(-1).args[0]).toEqual({ file: "weird.py", line: 7, col: 11 });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, "views-sim.png"), fullPage: true });
+  });
+
+  test("a kernel named <b>x</b> and HTML in prints stay text", async () => {
+    await mount(traces.html, simulations());
+    expect(await page.$$eval("#ir b, #regions b, #sim b, #sim img, #sim i", (e) => e.length)).toBe(0);
+    expect(await page.textContent("#ir")).toContain("kernel @<b>x</b>(%a");
+    expect(await page.textContent("#regions")).toContain("@<b>x</b>");
+    expect(await page.textContent("#sim")).toContain("@<b>x</b>");
+    expect(await page.textContent("#sim")).toContain("<img src=x onerror=alert(1)> tile = 7");
+    expect(page.errors).toEqual([]);
+  });
+
+  test("two kernels, one of 20,000 lines, side by side: bounded rows; screenshot", async () => {
+    await mount([...traces.causal, ...traces.big]);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, "views-ir-regions.png") });
+    expect(await page.$$eval("#ir .nkp-ir-line", (e) => e.length)).toBeLessThanOrEqual(Math.ceil(400 / LINE_HEIGHT) + 26);
+  });
+});
