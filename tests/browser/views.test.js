@@ -35,6 +35,24 @@ def big(a):
 
 nki.trace_kernel(big, nt.tensor[[128, 64], nl.float32])
 `;
+// 80 × two nested affine loops: 321 regions, enough for deep boxes to start collapsed.
+const MANY = `
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.typing as nt
+
+@nki.jit
+def many(a):
+    out = nl.ndarray((128, 64 * 4), dtype=a.dtype, buffer=nl.shared_hbm)
+    for j in nl.static_range(80):
+        for i in nl.affine_range(2):
+            for k in nl.affine_range(2):
+                t = nl.load(a)
+                nl.store(out[:, (2 * i + k) * 64:(2 * i + k + 1) * 64], value=t)
+    return out
+
+nki.trace_kernel(many, nt.tensor[[128, 64], nl.float32])
+`;
 const HTML_NAME = `
 import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
@@ -64,6 +82,7 @@ beforeAll(async () => {
   traces.causal = run(readFileSync(new URL("../../kernels/causal_blocks.py", import.meta.url), "utf8"), "causal_blocks.py");
   traces.big = run(BIG, "big.py");
   traces.html = run(HTML_NAME, "weird.py");
+  traces.many = run(MANY, "many.py");
   ({ server, url } = await serve({ root: SITE, port: 0 }));
   profileDir = mkdtempSync(join(tmpdir(), "nki-chromium-profile-"));
   context = await chromium.launchPersistentContext(profileDir, {
@@ -201,6 +220,24 @@ describe("region view", () => {
     expect(await focused()).toBe("0:0");
     await page.keyboard.press("Enter");
     expect((await events("regionClick")).at(-1).args).toEqual(["0:0"]);
+  });
+
+  test("a big tree starts with its deep boxes collapsed and builds them on demand", async () => {
+    const { regions } = await mount(traces.many);
+    expect(regions).toBe(321);
+    const items = () => page.$$eval("#regions [role=treeitem]", (e) => e.length);
+    // Kernel + 80 × (loop, allocation, loop): the inner loops (level 4) are collapsed, unbuilt.
+    expect(await items()).toBe(1 + 80 * 3);
+    const inner = await page.evaluate(() => [...window.__index.regions.values()].find((r) => r.depth === 3).id);
+    expect(await page.getAttribute(`#regions [data-region="${inner}"]`, "aria-expanded")).toBe("false");
+    await page.focus(`#regions [data-region="${inner}"]`);
+    await page.keyboard.press("ArrowRight");
+    expect(await items()).toBe(1 + 80 * 3 + 1);
+    // reveal() opens the ancestors of a region not built yet.
+    const deep = await page.evaluate(() => [...window.__index.regions.values()].filter((r) => r.depth === 4).at(-1).id);
+    expect(await page.$(`#regions [data-region="${deep}"]`)).toBeNull();
+    await page.evaluate((id) => window.__views.regions.reveal(id), deep);
+    expect(await page.isVisible(`#regions [data-region="${deep}"]`)).toBe(true);
   });
 });
 
