@@ -19,11 +19,77 @@ export interface KernelTrace {
   ir: Record<string, unknown>;
 }
 
+/** The error that ended a script, or a warning it printed (positions 1-based). */
+export interface Diagnostic {
+  severity: "error" | "warning";
+  file: string | null;
+  line: number | null;
+  /** Column as the CLI prints it (1-based). */
+  col: number | null;
+  end_line: number | null;
+  end_col: number | null;
+  /** The Python exception / warning class name, e.g. "SyntaxError", "UserWarning". */
+  class: string;
+  message: string;
+  /** Stable id of the diagnostic (the errors page), null when unknown. */
+  code: string | null;
+  /** Exactly the text the run printed for it (stderr). */
+  rendered: string;
+}
+
+/** A tensor of a simulation: its values as float32, row-major, and NaN-aware statistics. */
+export interface TensorSummary {
+  name: string;
+  shape: number[];
+  /** The tensor's own dtype (data is always float32). */
+  dtype: string;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  /** Present (> 0) when some values are NaN; the statistics skip them. */
+  nan_count?: number;
+  /** null above 4M elements (then the statistics are null too). */
+  data: Float32Array | null;
+}
+
+export interface SourcePosition {
+  file: string | null;
+  line: number | null;
+  col: number | null;
+}
+
+/** `np.allclose` / `np.array_equal` / `np.testing.assert_*` on a simulated output. */
+export interface Comparison extends SourcePosition {
+  /** The source line of the call (or "compare"). */
+  label: string;
+  ok: boolean;
+  /** max |expected - actual| (Infinity when NaN on one side only); null if not comparable. */
+  max_abs_err: number | null;
+  expected: TensorSummary;
+  actual: TensorSummary;
+}
+
+/** One simulated kernel call. */
+export interface Simulation {
+  kernel: string;
+  inputs: TensorSummary[];
+  outputs: TensorSummary[];
+  /** nl.device_print output, as printed to stdout. */
+  prints: Array<SourcePosition & { text: string }>;
+  /** The simulator's warnings (e.g. reads of never-written memory), as printed to stderr. */
+  warnings: Array<SourcePosition & { message: string }>;
+  comparisons: Comparison[];
+}
+
 export interface RunResult {
   /** The script's exit status: 0 on success, non-zero if it raised or called sys.exit(n). */
   exitCode: number;
   /** Every kernel traced during the run, in order. */
   traces: KernelTrace[];
+  /** The error that ended the script (if any) and the warnings it printed, in order. */
+  diagnostics: Diagnostic[];
+  /** Every simulated kernel call, in order. */
+  simulations: Simulation[];
 }
 
 export interface RunOptions {
@@ -75,6 +141,8 @@ export interface CreateRuntimeOptions {
 }
 
 export const PYTHON_ROOT: "/nki/python";
+/** The ArrayBuffers of every tensor's data in `simulations` (a postMessage transfer list). */
+export function transferables(simulations: Simulation[]): ArrayBuffer[];
 export function createRuntime(options: CreateRuntimeOptions): Promise<Runtime>;
 
 export interface CreateNodeRuntimeOptions {

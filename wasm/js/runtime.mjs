@@ -3,6 +3,9 @@
 // Environment-agnostic on purpose: no Node imports, no DOM. Everything that differs between
 // Node (CLI, Vitest) and the browser worker is passed in by the caller (see node.mjs and
 // web/src/worker.js).
+import { decodeResults } from "./results.mjs";
+
+export { transferables } from "./results.mjs";
 
 /** Where the Python package lives inside Pyodide's file system. */
 export const PYTHON_ROOT = "/nki/python";
@@ -81,8 +84,27 @@ _nki_flush`);
     }
   }
 
-  function takeTraces() {
-    return JSON.parse(runner.take_traces());
+  /** Hands over (and clears) what the last run recorded: traces, diagnostics, simulations. */
+  function takeResults() {
+    const pair = runner.take_results();
+    let text;
+    let blob;
+    try {
+      text = pair.get(0);
+      const bytes = pair.get(1);
+      try {
+        blob = bytes.toJs();
+      } finally {
+        bytes.destroy();
+      }
+    } finally {
+      pair.destroy();
+    }
+    return decodeResults(text, blob);
+  }
+
+  function finish(exitCode) {
+    return { exitCode: Number(exitCode), ...takeResults() };
   }
 
   const runtime = {
@@ -90,15 +112,16 @@ _nki_flush`);
     core,
 
     /**
-     * Runs kernel source like `python filename *argv`. Python prints errors itself.
-     * @returns {{exitCode: number, traces: object[]}}
+     * Runs kernel source like `python filename *argv`. Python prints errors itself; they
+     * also come back structured in `diagnostics`.
+     * @returns {{exitCode: number, traces: object[], diagnostics: object[], simulations: object[]}}
      */
     runSource(source, { filename = "kernel.py", argv = [] } = {}) {
-      takeTraces(); // drop traces left over from an earlier, interrupted run
+      takeResults(); // drop what an earlier, interrupted run left behind
       const exitCode = withArgv(argv, (pyArgv) =>
         runner.run_source(String(source), String(filename), pyArgv),
       );
-      return { exitCode: Number(exitCode), traces: takeTraces() };
+      return finish(exitCode);
     },
 
     /** Like runSource, but returns only the traces. */
@@ -111,9 +134,9 @@ _nki_flush`);
      * with one that mounts the host file system first).
      */
     runPyodideFile(path, argv = []) {
-      takeTraces();
+      takeResults();
       const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv));
-      return { exitCode: Number(exitCode), traces: takeTraces() };
+      return finish(exitCode);
     },
 
     runFile() {

@@ -7,7 +7,7 @@
 //                   {type: "done", id, exitCode, traces}
 //                   {type: "failed", id, message}      (internal error, not a script error)
 import createCore from "nki-core";
-import { createRuntime } from "../../wasm/js/runtime.mjs";
+import { createRuntime, transferables } from "../../wasm/js/runtime.mjs";
 
 const BASE = new URL(import.meta.env.BASE_URL, self.location.href);
 
@@ -40,8 +40,8 @@ self.onmessage = async ({ data }) => {
   if (data?.type !== "run") return;
   try {
     const runtime = await runtimeReady;
-    const { exitCode, traces } = runtime.runSource(data.source, { filename: data.filename });
-    self.postMessage({ type: "done", id: data.id, exitCode, traces });
+    const result = runtime.runSource(data.source, { filename: data.filename });
+    self.postMessage({ type: "done", id: data.id, ...result }, transferables(result.simulations));
   } catch (err) {
     self.postMessage({ type: "failed", id: data.id, message: String(err?.message ?? err) });
   }

@@ -7,8 +7,8 @@ import os
 import sys
 import types
 
-from . import _errors, _frontend, _kernel, _loc
-from ._numpy_compat import ensure_numpy
+from . import _errors, _frontend, _kernel, _loc, _results
+from ._numpy_compat import ensure_numpy, is_fallback
 from .compiler.backends.neuron.TraceContext import TraceContext
 
 
@@ -32,10 +32,17 @@ def run_source(source, filename="kernel.py", argv=()):
 
 
 def _run(source, filename, argv, folder):
-    ensure_numpy()  # scripts `import numpy` before neuronxcc: the real one, else the fallback
+    np = ensure_numpy()  # scripts `import numpy` before neuronxcc: the real one, else the fallback
     _loc.forget(filename)
     _frontend.forget(filename)
     _kernel.clear_recorded()
+    _results.clear()
+    restore_warnings = _results.install_warning_hook()
+    compare_hook = None
+    if is_fallback(np):  # comparisons against simulated outputs (real NumPy: not hooked)
+        from ._numpy_fallback import _testing
+        compare_hook = _testing.on_compare
+        compare_hook[0] = _results.comparison
     saved_argv, saved_path, saved_main = sys.argv, list(sys.path), sys.modules.get("__main__")
     sys.argv = [filename] + argv
     if folder:
@@ -56,9 +63,14 @@ def _run(source, filename, argv, folder):
         sys.stderr.write(f"{e.code}\n")
         return 1
     except BaseException as e:  # noqa: BLE001 - everything the script raises is reported
-        sys.stderr.write(_errors.format_exception(e))
+        rendered = _errors.format_exception(e)
+        sys.stderr.write(rendered)
+        _results.error(e, rendered)
         return 1
     finally:
+        restore_warnings()
+        if compare_hook is not None:
+            compare_hook[0] = None
         if TraceContext.global_ctx is not None:  # a trace can only be left open by a bug
             TraceContext.abandon()
         sys.stdout.flush()
@@ -66,6 +78,16 @@ def _run(source, filename, argv, folder):
         sys.argv, sys.path[:] = saved_argv, saved_path
         if saved_main is not None:
             sys.modules["__main__"] = saved_main
+
+
+def take_results():
+    """Everything the last run produced, in one call: ``(json_text, blob)`` where json_text is
+    ``{"traces": [...], "diagnostics": [...], "simulations": [...]}`` and blob the bytes every
+    simulation tensor record points into (``offset``, ``nbytes``). wasm/js/results.mjs decodes
+    it."""
+    traces = take_traces()
+    text, blob = _results.take()
+    return '{"traces":%s,%s' % (traces, text[1:]), blob
 
 
 def take_traces():

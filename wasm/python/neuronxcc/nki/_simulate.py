@@ -7,11 +7,12 @@ tensor; a view is fetched right before it is used, since memory growth detaches 
 """
 import json
 import math
+import re
 import struct
 import sys
 import time
 
-from . import _core, _dtypes
+from . import _core, _dtypes, _results
 from ._numpy_compat import ensure_numpy, is_fallback
 
 _said = set()
@@ -26,6 +27,7 @@ def say_once(key, message):
         return
     _said.add(key)
     print(message, file=sys.stderr)
+    _results.notice(message)
 
 
 def _call(fn, *args):
@@ -119,6 +121,7 @@ def run(trace, inputs, options=None, zero_placeholders=False):
     options = options or {}
     target = str(options.get("platform_target") or "trn1")
     sim = _core.new_simulation(trace._handle(), json.dumps({"target": target}))
+    record = {"kernel": trace.kernel_name, "inputs": []}
     try:
         for i, (name, value) in enumerate(inputs):
             view = _call(sim.input_view, i)
@@ -127,25 +130,46 @@ def run(trace, inputs, options=None, zero_placeholders=False):
                     raise TypeError(f"{trace.kernel_name}(): parameter '{name}' is a placeholder "
                                     f"{value!r}; running a kernel needs an array")
                 view.fill(0)
+                record["inputs"].append((name, value.shape, _dtypes.name_of(value.dtype),
+                                         bytes(view.length)))
                 continue
-            data = to_bytes(value, _dtypes.name_of(value.dtype))
+            dtype = _dtypes.name_of(value.dtype)
+            data = to_bytes(value, dtype)
             if len(data) != view.length:
                 raise ValueError(f"{trace.kernel_name}(): parameter '{name}' has {len(data)} "
                                  f"bytes, the kernel expects {view.length}")
             view.assign(data)
+            record["inputs"].append((name, value.shape, dtype, data))
         t0 = time.perf_counter()
         log = json.loads(_call(sim.run))
         seconds = time.perf_counter() - t0
-        outputs = []
+        outputs, infos = [], []
         for j in range(_call(sim.num_outputs)):
             info = json.loads(_call(sim.output_info, j))
             raw = _call(sim.output_view, j).to_py()
             outputs.append(from_bytes(raw, info["dtype"], tuple(info["shape"])))
+            infos.append((info, raw))
     finally:
         sim.delete()
-    _write_back(trace, inputs, outputs)
-    _report(log)
+    rec = _record(record, infos, outputs)
+    targets = _write_back(trace, inputs, outputs)
+    for j, target in targets:
+        _results.output_array(target, rec["outputs"][j])
+    _report(log, rec)
     return Run(outputs, log, seconds)
+
+
+def _record(record, infos, outputs):
+    """The run's simulation record for the caller (``_results``): tensors' bytes, outputs
+    remembered so a later np.allclose on them is recorded as a comparison."""
+    rec = _results.simulation(record["kernel"])
+    for name, shape, dtype, data in record["inputs"]:
+        rec["inputs"].append(_results.tensor(name, tuple(shape), dtype, data))
+    for (info, raw), arr in zip(infos, outputs):
+        t = _results.tensor(info["name"], tuple(info["shape"]), info["dtype"], raw)
+        rec["outputs"].append(t)
+        _results.output_array(arr, t)
+    return rec
 
 
 def _write_back(trace, inputs, outputs):
@@ -153,28 +177,43 @@ def _write_back(trace, inputs, outputs):
     writes its results into parameters): the caller's arrays receive the results in place."""
     ir = json.loads(trace.to_json())
     params, outs = ir["params"], ir["outputs"]
+    written = []
     for j, tensor in enumerate(outs):
         if tensor in params and j < len(outputs):
             target = inputs[params.index(tensor)][1]
             if hasattr(target, "__setitem__") and hasattr(target, "shape"):
                 target[...] = outputs[j]
+                written.append((j, target))
+    return written
 
 
-def _report(log):
-    """Warnings to stderr; ``nl.device_print`` records to stdout as ``prefix value``."""
+_WARNING_RE = re.compile(r"^(?:(.*):(\d+):(\d+): )?warning: (.*)$", re.S)
+
+
+def _report(log, rec):
+    """Warnings to stderr; ``nl.device_print`` records to stdout as ``prefix value``. Both are
+    also added to the run's simulation record ``rec`` with their source positions."""
     for w in log.get("warnings", ()):
         print(w, file=sys.stderr)
+        m = _WARNING_RE.match(w)
+        file, line, col, message = (m.group(1), int(m.group(2)) if m.group(2) else None,
+                                    int(m.group(3)) if m.group(3) else None,
+                                    m.group(4)) if m else (None, None, None, w)
+        rec["warnings"].append({"message": message, "file": file, "line": line, "col": col})
     if not log.get("prints"):
         return
     np = ensure_numpy()
-    for rec in log["prints"]:
-        values = rec["values"]
-        dt = _numpy_dtype(np, rec["dtype"])
+    for p in log["prints"]:
+        values = p["values"]
+        dt = _numpy_dtype(np, p["dtype"])
         if dt is None or (dt.kind != "f" and any(v != v for v in values)):
             dt = _numpy_dtype(np, "float32")  # NKI-only dtypes, or masked-off integers (NaN)
         elif dt.kind != "f":
             values = [int(v) for v in values]
-        print(rec["prefix"], np.array(values, dtype=dt).reshape(tuple(rec["shape"])))
+        text = f'{p["prefix"]} {np.array(values, dtype=dt).reshape(tuple(p["shape"]))}'
+        print(text)
+        file, line, col = _results.split_loc(p.get("loc"))
+        rec["prints"].append({"text": text, "file": file, "line": line, "col": col})
 
 
 class _Latency:

@@ -28,7 +28,7 @@ import math
 import sys
 
 from . import (_creation, _dtypes, _functions, _io, _limits, _matmul, _random, _reductions,
-               _scalars, _ufuncs)
+               _scalars, _testing, _ufuncs)
 from ._ndarray import ndarray
 from ._unsupported import PartialModule, STUB_SUBMODULES, stub_submodule
 
@@ -93,6 +93,12 @@ def build(name="numpy"):
     rnd._supported = ", ".join(_random.NAMES)
     rnd.__path__ = []
     mod.random = modules[rnd.__name__] = rnd
+    testing = PartialModule(f"{name}.testing", _testing.__doc__)
+    for fn in _testing.NAMES:
+        setattr(testing, fn, getattr(_testing, fn))
+    testing._supported = ", ".join(_testing.NAMES)
+    testing.__path__ = []
+    mod.testing = modules[testing.__name__] = testing
     for sub in STUB_SUBMODULES:
         stub = stub_submodule(name, sub)
         setattr(mod, sub, stub)

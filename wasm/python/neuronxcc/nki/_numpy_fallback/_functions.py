@@ -2,7 +2,7 @@
 ``can_cast``, ``promote_types``), shape helpers and comparisons (``allclose``, ...)."""
 import math
 
-from . import _apply
+from . import _apply, _testing
 from . import _dtypes as D
 from ._creation import asarray
 from ._ndarray import broadcast_shapes, from_values, ndarray  # noqa: F401 - re-exported
@@ -109,21 +109,23 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return wrap(D.BOOL, values[0]) if not shp else from_values(values, shp, D.BOOL)
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False, _report=True):
     """Whether every element of ``a`` is close to ``b`` (see ``isclose``); a Python bool."""
     result = isclose(a, b, rtol, atol, equal_nan)
-    return bool(result.all()) if isinstance(result, ndarray) else bool(result)
+    ok = bool(result.all()) if isinstance(result, ndarray) else bool(result)
+    return _testing.report(a, b, ok) if _report else ok
 
 
 def array_equal(a1, a2, equal_nan=False):
     """Whether the two arrays have the same shape and elements; a Python bool."""
     x, y = asarray(a1), asarray(a2)
-    if x.shape != y.shape:
-        return False
-    for p, q in zip(x._values(), y._values()):
-        if p != q and not (equal_nan and p != p and q != q):
-            return False
-    return True
+    ok = x.shape == y.shape
+    if ok:
+        for p, q in zip(x._values(), y._values()):
+            if p != q and not (equal_nan and p != p and q != q):
+                ok = False
+                break
+    return _testing.report(a1, a2, ok)
 
 
 def repeat(a, repeats, axis=None):

@@ -54,10 +54,16 @@ class IRBuilder:
 
 def _issue_warnings(items, loc):
     import builtins
+    from .... import _results
     for kind, message in items:
         category = getattr(builtins, kind, UserWarning)
         if loc:
-            warnings.warn_explicit(message, category, loc[0], loc[1])
+            # warnings cannot carry a column; the run's diagnostic record takes it from here
+            _results.pending_warning_loc[0] = tuple(loc[:3])
+            try:
+                warnings.warn_explicit(message, category, loc[0], loc[1])
+            finally:
+                _results.pending_warning_loc[0] = None
         else:
             warnings.warn(message, category)
 

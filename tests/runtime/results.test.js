@@ -1,0 +1,175 @@
+// runSource()'s structured results: diagnostics (the error that ended the script, warnings it
+// printed) and simulations (tensors as float32 with statistics, device_print, simulator
+// warnings, comparisons against a reference) — real Pyodide and the real wasm core.
+import { beforeAll, beforeEach, describe, expect, test } from "vitest";
+
+import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { maxAbsError, stats, toFloat32 } from "../../wasm/js/results.mjs";
+
+const HEAD = `import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+`;
+
+let runtime;
+let out = "";
+let err = "";
+
+beforeAll(async () => {
+  runtime = await createNodeRuntime({ stdout: (t) => (out += t), stderr: (t) => (err += t) });
+});
+
+beforeEach(() => {
+  out = "";
+  err = "";
+});
+
+const run = (src, filename = "r.py") => runtime.runSource(src, { filename });
+
+describe("diagnostics", () => {
+  test("the error that ended the script: position, class, message, the printed text", () => {
+    const r = run(`${HEAD}x = 1\nnl.load(x)\n`);
+    expect(r.exitCode).toBe(1);
+    expect(r.diagnostics).toHaveLength(1);
+    const [d] = r.diagnostics;
+    expect(d).toMatchObject({ severity: "error", file: "r.py", line: 5, col: 1, end_line: 5, end_col: 11 });
+    expect(d.class).toBe("RuntimeError");
+    expect(d.message).toBe("calling NKI API outside of NKI kernels is not supported.");
+    expect(d.rendered).toBe(err);
+    expect(d).toHaveProperty("code");
+  });
+
+  test("a SyntaxError in the user's code is a diagnostic at its position", () => {
+    const r = run("a = 1\nb = (2 +\n");
+    expect(r.exitCode).toBe(1);
+    expect(r.diagnostics).toMatchObject([{ severity: "error", class: "SyntaxError", file: "r.py", line: 2, col: 5 }]);
+    expect(r.diagnostics[0].rendered).toBe(err);
+    expect(r.traces).toEqual([]);
+  });
+
+  test("NKI's shadowing warning: printed as before and recorded with its column", () => {
+    const src = `${HEAD}import warnings\nwarnings.simplefilter("always")\n@nki.jit\ndef k(a):\n    t = nl.zeros((128, 512), nl.float32)\n    for i in nl.affine_range(2):\n        t = nl.load(a[i * 128 + nl.arange(128)[:, None], nl.arange(512)[None, :]])\n    return None\nimport neuronxcc.nki.typing as nt\nnki.trace_kernel(k, nt.tensor[[256, 512], nl.float32])\n`;
+    const r = run(src);
+    expect(r.exitCode).toBe(0);
+    expect(r.diagnostics).toHaveLength(1);
+    const [w] = r.diagnostics;
+    expect(w).toMatchObject({ severity: "warning", class: "UserWarning", file: "r.py", line: 10, col: 13 });
+    expect(w.message).toMatch(/^shadowing local tensor 'float32 t\[128, 512\]'/);
+    expect(err).toContain(w.rendered);
+  });
+
+  test("a clean run has no diagnostics and no simulations", () => {
+    const r = run("print(1)\n");
+    expect(r).toMatchObject({ exitCode: 0, diagnostics: [], simulations: [] });
+  });
+});
+
+describe("simulations", () => {
+  test("a simulated call: inputs and outputs as float32 data with statistics", () => {
+    const r = run(`${HEAD}@nki.jit(mode="simulation")
+def double(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.multiply(nl.load(x), 2))
+    return out
+y = double(np.arange(6, dtype=np.int32).reshape(2, 3))
+`);
+    expect(r.exitCode).toBe(0);
+    expect(r.simulations).toHaveLength(1);
+    const [sim] = r.simulations;
+    expect(sim.kernel).toBe("double");
+    const [x] = sim.inputs;
+    expect(x).toMatchObject({ name: "x", shape: [2, 3], dtype: "int32", min: 0, max: 5, mean: 2.5 });
+    expect(x.data).toBeInstanceOf(Float32Array);
+    expect([...x.data]).toEqual([0, 1, 2, 3, 4, 5]);
+    const [y] = sim.outputs;
+    expect(y).toMatchObject({ shape: [2, 3], dtype: "int32", min: 0, max: 10, mean: 5 });
+    expect([...y.data]).toEqual([0, 2, 4, 6, 8, 10]);
+  });
+
+  test("a large core-backed input (≥ 1024 elements) comes through whole", () => {
+    const r = run(`${HEAD}@nki.jit(mode="simulation")
+def copy(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.load(x))
+    return out
+copy(np.arange(128 * 64, dtype=np.float32).reshape(128, 64))
+`);
+    const [sim] = r.simulations;
+    expect(sim.inputs[0].data.length).toBe(8192);
+    expect(sim.outputs[0].data[8191]).toBe(8191);
+    expect(sim.outputs[0].mean).toBe(4095.5);
+  });
+
+  test("device_print and never-written reads: printed as before, recorded with positions", () => {
+    const r = run(`${HEAD}@nki.jit(mode="simulation")
+def half(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    buf = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.sbuf)
+    buf[0:64, :] = nl.load(x[0:64, :])
+    nl.device_print("first", nl.load(x[0:1, 0:2]))
+    nl.store(out, value=buf)
+    return out
+y = half(np.ones((128, 2), dtype=np.float32))
+`);
+    expect(r.exitCode).toBe(0);
+    expect(out).toBe("first [[1. 1.]]\n");
+    const [sim] = r.simulations;
+    expect(sim.prints).toEqual([{ text: "first [[1. 1.]]", file: "r.py", line: 9, col: 5 }]);
+    expect(sim.warnings).toHaveLength(1);
+    expect(sim.warnings[0]).toMatchObject({ file: "r.py", line: 10, col: 5 });
+    expect(sim.warnings[0].message).toMatch(/^reading memory that was never written: 'store' reads `buf\[64, 0\]`/);
+    expect(err).toContain(sim.warnings[0].message);
+    const [o] = sim.outputs;
+    expect(o.nan_count).toBe(128);
+    expect(o).toMatchObject({ min: 1, max: 1, mean: 1 });
+  });
+
+  test("comparisons with a simulated output: allclose, array_equal, testing.*", () => {
+    const r = run(`${HEAD}@nki.jit(mode="simulation")
+def inc(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.add(nl.load(x), 1.0))
+    return out
+a = np.arange(4, dtype=np.float32).reshape(2, 2)
+y = inc(a)
+print(np.allclose(y, a + 1), np.array_equal(a, y))
+np.testing.assert_array_equal(y[0:1], (a + 1)[0:1])
+print(np.allclose(a, a))
+np.testing.assert_allclose(y, a + 1.5, atol=0.1)
+`);
+    expect(out).toBe("True False\nTrue\n");
+    expect(r.exitCode).toBe(1);
+    const cs = r.simulations[0].comparisons;
+    expect(cs.map((c) => [c.label, c.ok, c.max_abs_err, c.line])).toEqual([
+      ["print(np.allclose(y, a + 1), np.array_equal(a, y))", true, 0, 11],
+      ["print(np.allclose(y, a + 1), np.array_equal(a, y))", false, 1, 11],
+      ["np.testing.assert_array_equal(y[0:1], (a + 1)[0:1])", true, 0, 12],
+      ["np.testing.assert_allclose(y, a + 1.5, atol=0.1)", false, 0.5, 14],
+    ]);
+    expect([...cs[1].actual.data]).toEqual([1, 2, 3, 4]); // the output side is "actual"
+    expect([...cs[1].expected.data]).toEqual([0, 1, 2, 3]);
+    expect(r.diagnostics).toMatchObject([{ class: "AssertionError", line: 14, col: 1 }]);
+    expect(r.diagnostics[0].message).toContain("Mismatched elements: 4 / 4");
+  });
+});
+
+describe("decoding (results.mjs)", () => {
+  test("dtype conversion to float32", () => {
+    const u8 = (arr) => new Uint8Array(arr.buffer);
+    expect([...toFloat32(u8(new Uint16Array([0x3f80, 0xc000])), "bfloat16", 2)]).toEqual([1, -2]);
+    expect([...toFloat32(u8(new Uint16Array([0x3c00, 0x7c00, 0x0001])), "float16", 3)]).toEqual([1, Infinity, 2 ** -24]);
+    expect([...toFloat32(new Uint8Array([0x38, 0xb8]), "float8_e4m3", 2)]).toEqual([1, -1]);
+    expect([...toFloat32(u8(new BigInt64Array([-3n, 5n])), "int64", 2)]).toEqual([-3, 5]);
+    expect([...toFloat32(new Uint8Array([1, 0]), "bool", 2)]).toEqual([1, 0]);
+    expect(toFloat32(new Uint8Array(4), "complex64", 1)).toBe(null);
+  });
+
+  test("NaN-aware statistics and max error", () => {
+    expect(stats(new Float32Array([1, NaN, 3]))).toEqual({ min: 1, max: 3, mean: 2, nan_count: 1 });
+    expect(stats(new Float32Array([NaN]))).toEqual({ min: null, max: null, mean: null, nan_count: 1 });
+    expect(maxAbsError(new Float32Array([1, NaN]), new Float32Array([1.5, NaN]))).toBe(0.5);
+    expect(maxAbsError(new Float32Array([1, 2]), new Float32Array([1, NaN]))).toBe(Infinity);
+    expect(maxAbsError(new Float32Array([2]), new Float32Array([1, 4]))).toBe(2);
+    expect(maxAbsError(new Float32Array([1, 2]), new Float32Array([1, 2, 3]))).toBe(null);
+  });
+});
