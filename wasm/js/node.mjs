@@ -6,7 +6,9 @@ import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { readPythonFiles, PYTHON_PACKAGE_DIR } from "./python-files.mjs";
-import { createRuntime } from "./runtime.mjs";
+import { createRuntime as createRuntimeWith } from "./runtime.mjs";
+
+export { NkiScriptError } from "./runtime.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -38,7 +40,7 @@ export async function createNodeRuntime({
     import("pyodide"),
     import(pathToFileURL(corePath).href),
   ]);
-  const runtime = await createRuntime({
+  const runtime = await createRuntimeWith({
     loadPyodide,
     indexURL,
     createCore,
@@ -78,3 +80,9 @@ export async function createNodeRuntime({
 
   return runtime;
 }
+
+/**
+ * The Node runtime for users' tests and scripts: `await createRuntime()` (same options as
+ * createNodeRuntime). docs/js-api.md.
+ */
+export const createRuntime = createNodeRuntime;

@@ -8,12 +8,12 @@
 export const MAX_DATA_ELEMENTS = 4 * 1024 * 1024;
 
 /**
- * @param {string} text  The JSON half of take_results().
+ * @param {string|object} text  The JSON half of take_results() (or it parsed).
  * @param {Uint8Array} blob  The bytes half.
  * @returns {{traces: object[], diagnostics: object[], simulations: object[]}}
  */
 export function decodeResults(text, blob) {
-  const parsed = JSON.parse(text);
+  const parsed = typeof text === "string" ? JSON.parse(text) : text;
   const simulations = (parsed.simulations || []).map((sim) => ({
     kernel: sim.kernel,
     inputs: sim.inputs.map((t) => decodeTensor(t, blob)),
@@ -28,7 +28,8 @@ export function decodeResults(text, blob) {
 /** A tensor record {name, shape, dtype, size, offset, nbytes} → tensor summary. */
 export function decodeTensor(rec, blob) {
   const out = { name: rec.name, shape: rec.shape, dtype: rec.dtype, min: null, max: null, mean: null, data: null };
-  if (rec.offset === null || rec.offset === undefined || rec.size > MAX_DATA_ELEMENTS) return out;
+  // Python leaves out the bytes of tensors above MAX_DATA_ELEMENTS (offset null).
+  if (rec.offset === null || rec.offset === undefined) return out;
   const bytes = blob.subarray(rec.offset, rec.offset + rec.nbytes);
   const data = toFloat32(bytes, rec.dtype, rec.size);
   if (!data) return out;

@@ -99,6 +99,57 @@ export interface RunOptions {
   argv?: string[];
 }
 
+/** A nested JS array of numbers, e.g. `[[1, 2], [3, 4]]` (float32). */
+export type NestedNumbers = number[] | NestedNumbers[];
+
+/**
+ * One simulate() input: a tensor (`{data, shape, dtype?}` — dtype defaults to the typed
+ * array's, float32 for number[]), a typed array (1-D), a nested array (float32) or a scalar.
+ */
+export type SimulateInput =
+  | { data: ArrayLike<number> | BigInt64Array | BigUint64Array | NestedNumbers; shape?: number[]; dtype?: string }
+  | Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array
+  | NestedNumbers
+  | number
+  | boolean;
+
+export interface SimulateOptions {
+  /** The kernel's name in the script; default: its only `@nki.jit` kernel. */
+  kernel?: string;
+  /** Name used in diagnostics and IR locations. Default `kernel.py`. */
+  filename?: string;
+  /** SPMD launch grid, e.g. `[2]` for `kernel[2](...)`. Default: a plain call. */
+  grid?: number[] | number;
+}
+
+export interface SimulatedOutput {
+  name: string;
+  shape: number[];
+  dtype: string;
+  /** Row-major values in the output's own dtype (Float32Array for bfloat16/float16/fp8). */
+  data: Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array
+    | Uint32Array | BigInt64Array | BigUint64Array;
+}
+
+export interface SimulateResult {
+  outputs: SimulatedOutput[];
+  prints: Simulation["prints"];
+  warnings: Simulation["warnings"];
+  traces: KernelTrace[];
+  /** What the run printed. */
+  stdout: string;
+  stderr: string;
+}
+
+/** A script that failed under trace()/simulate(); `message` is its rendered diagnostics. */
+export class NkiScriptError extends Error {
+  name: "NkiScriptError";
+  exitCode: number;
+  diagnostics: Diagnostic[];
+  stderr: string;
+  traces: KernelTrace[];
+}
+
 /** The Emscripten module (`createNkiCore()`), as far as the runtime relies on it. */
 export interface NkiCoreModule {
   HEAPU8: Uint8Array;
@@ -114,8 +165,19 @@ export interface Runtime {
   core: NkiCoreModule;
   /** Runs kernel source like `python filename *argv`. Python prints its own errors to stderr. */
   runSource(source: string, options?: RunOptions): RunResult;
-  /** Like runSource, returning only the traces. */
+  /**
+   * Runs the script and returns every kernel it traced.
+   * @throws NkiScriptError when the script fails (exit code ≠ 0).
+   */
   trace(source: string, options?: RunOptions): KernelTrace[];
+  /**
+   * Defines the script's kernels (its `if __name__ == "__main__":` block does not run),
+   * simulates one on `inputs` and returns its outputs.
+   * @throws NkiScriptError for a failing script, an unknown kernel, a failed trace or simulation.
+   * @throws TypeError for inputs that are not tensors/numbers.
+   */
+  simulate(source: string, inputs: SimulateInput[] | Record<string, SimulateInput>,
+           options?: SimulateOptions): SimulateResult;
   /** Runs a file that is already in Pyodide's file system. */
   runPyodideFile(path: string, argv?: string[]): RunResult;
   /**

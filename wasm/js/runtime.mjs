@@ -4,6 +4,7 @@
 // Node (CLI, Vitest) and the browser worker is passed in by the caller (see node.mjs and
 // web/src/worker.js).
 import { decodeResults } from "./results.mjs";
+import { decodeOutput, encodeInputs } from "./simulate.mjs";
 
 export { transferables } from "./results.mjs";
 
@@ -45,8 +46,16 @@ export async function createRuntime({
   // Raw writers: Python's writes reach the sinks unbatched (a `print(x, end="")` shows up
   // without waiting for a newline). TextDecoder in stream mode keeps multi-byte characters
   // that straddle two writes intact.
-  pyodide.setStdout(rawWriter(stdout));
-  pyodide.setStderr(rawWriter(stderr));
+  // trace()/simulate() also collect the text of their own run (`captured`).
+  let captured = null;
+  pyodide.setStdout(rawWriter((text) => {
+    if (captured) captured.stdout += text;
+    stdout(text);
+  }));
+  pyodide.setStderr(rawWriter((text) => {
+    if (captured) captured.stderr += text;
+    stderr(text);
+  }));
 
   writePythonFiles(pyodide.FS, pythonFiles);
   // The core must be importable before the package is imported: the package imports it at
@@ -86,6 +95,11 @@ _nki_flush`);
 
   /** Hands over (and clears) what the last run recorded: traces, diagnostics, simulations. */
   function takeResults() {
+    const { text, blob } = takeRaw();
+    return decodeResults(text, blob);
+  }
+
+  function takeRaw() {
     const pair = runner.take_results();
     let text;
     let blob;
@@ -100,7 +114,19 @@ _nki_flush`);
     } finally {
       pair.destroy();
     }
-    return decodeResults(text, blob);
+    return { text, blob };
+  }
+
+  /** Runs `fn` with the run's stdout/stderr collected; returns [fn's value, {stdout, stderr}]. */
+  function capturing(fn) {
+    const saved = captured;
+    captured = { stdout: "", stderr: "" };
+    const mine = captured;
+    try {
+      return [fn(), mine];
+    } finally {
+      captured = saved;
+    }
   }
 
   function finish(exitCode) {
@@ -124,9 +150,50 @@ _nki_flush`);
       return finish(exitCode);
     },
 
-    /** Like runSource, but returns only the traces. */
+    /**
+     * Runs the script and returns every kernel it traced. Throws NkiScriptError (with the
+     * diagnostics, exit code and stderr) when the script fails.
+     */
     trace(source, opts) {
-      return runtime.runSource(source, opts).traces;
+      const [r, text] = capturing(() => runtime.runSource(source, opts));
+      if (r.exitCode !== 0) throw new NkiScriptError(r, text.stderr);
+      return r.traces;
+    },
+
+    /**
+     * Defines the script's kernels (its `__main__` block does not run), simulates one on
+     * `inputs` and returns its outputs in their own dtypes (docs/js-api.md). Throws
+     * NkiScriptError when the script, the kernel's trace or the simulation fails.
+     */
+    simulate(source, inputs, { kernel = "", filename = "kernel.py", grid = [] } = {}) {
+      const { spec, blob } = encodeInputs(inputs);
+      const gridList = Array.isArray(grid) ? grid : [grid];
+      takeResults();
+      const [exitCode, text] = capturing(() => {
+        try {
+          // The Uint8Array crosses as a JsProxy; Python copies it once (to_bytes).
+          return Number(
+            runner.simulate_source(String(source), String(filename), String(kernel ?? ""),
+              JSON.stringify(spec), blob, JSON.stringify(gridList)),
+          );
+        } finally {
+          flush();
+        }
+      });
+      const raw = takeRaw();
+      const parsed = JSON.parse(raw.text);
+      const r = { exitCode, ...decodeResults(parsed, raw.blob) };
+      if (exitCode !== 0) throw new NkiScriptError(r, text.stderr);
+      const sim = r.simulations[r.simulations.length - 1];
+      const rawSim = parsed.simulations[parsed.simulations.length - 1];
+      return {
+        outputs: rawSim.outputs.map((o) => decodeOutput(o, raw.blob)),
+        prints: sim.prints,
+        warnings: sim.warnings,
+        traces: r.traces,
+        stdout: text.stdout,
+        stderr: text.stderr,
+      };
     },
 
     /**
@@ -144,6 +211,25 @@ _nki_flush`);
     },
   };
   return runtime;
+}
+
+/**
+ * A script that failed under trace() or simulate(): `message` is what it printed for its
+ * errors (the rendered diagnostics), with the structured `diagnostics`, `exitCode`, `stderr`.
+ */
+export class NkiScriptError extends Error {
+  constructor(result, stderr) {
+    const errors = result.diagnostics.filter((d) => d.severity === "error");
+    const message = errors.length
+      ? errors.map((d) => d.rendered).join("").trimEnd()
+      : stderr.trimEnd() || `the script exited with code ${result.exitCode}`;
+    super(message);
+    this.name = "NkiScriptError";
+    this.exitCode = result.exitCode;
+    this.diagnostics = result.diagnostics;
+    this.stderr = stderr;
+    this.traces = result.traces;
+  }
 }
 
 function rawWriter(sink) {

@@ -15,6 +15,7 @@ from . import _loc
 
 #: Tensors with more elements than this carry no data (and no statistics).
 MAX_ELEMENTS = 4 * 1024 * 1024
+_limit = [MAX_ELEMENTS]
 
 diagnostics = []
 simulations = []
@@ -144,7 +145,7 @@ def tensor(name, shape, dtype, raw):
         n *= int(s)
     rec = {"name": name, "shape": [int(s) for s in shape], "dtype": dtype, "size": n,
            "offset": None, "nbytes": 0}
-    if raw is not None and n <= MAX_ELEMENTS:
+    if raw is not None and n <= _limit[0]:
         data = bytes(raw)
         rec["offset"], rec["nbytes"] = _blob_size[0], len(data)
         _blob.append(data)
@@ -159,8 +160,18 @@ def array_tensor(name, arr):
     n = 1
     for s in arr.shape:
         n *= int(s)
-    raw = _simulate.to_bytes(arr, dtype) if n <= MAX_ELEMENTS else None
+    raw = _simulate.to_bytes(arr, dtype) if n <= _limit[0] else None
     return tensor(name, tuple(arr.shape), dtype, raw)
+
+
+class unlimited_data:
+    """Within: tensors keep their data at any size (runtime.simulate() returns outputs whole)."""
+
+    def __enter__(self):
+        _limit[0] = 1 << 62
+
+    def __exit__(self, *exc):
+        _limit[0] = MAX_ELEMENTS
 
 
 # --- simulations ---------------------------------------------------------------------------

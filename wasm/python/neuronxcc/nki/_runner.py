@@ -31,7 +31,58 @@ def run_source(source, filename="kernel.py", argv=()):
     return _run(source, filename, list(argv), None)
 
 
-def _run(source, filename, argv, folder):
+def simulate_source(source, filename, kernel, spec_json, blob, grid_json):
+    """Runs ``source`` with ``__name__`` not "__main__" (its main block does not run), then
+    simulates one of its kernels on the inputs the JS API sent (runtime.simulate()).
+
+    Args:
+      kernel: the kernel's name in the script, or "" for its only ``@nki.jit`` kernel.
+      spec_json: ``[{name, shape, dtype, offset, nbytes} | {name, scalar}]``, one per input;
+        ``name`` null for positional inputs.
+      blob: the inputs' bytes (a JS Uint8Array), row-major in their dtypes.
+      grid_json: the SPMD grid, ``[]`` for a plain call.
+    Returns the exit code; the simulation is the last one in take_results().
+    """
+    import linecache
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    spec, grid = json.loads(spec_json), tuple(json.loads(grid_json))
+    raw = blob.to_bytes() if hasattr(blob, "to_bytes") else bytes(blob)
+
+    def after(module):
+        from . import _simulate
+        target = _pick_kernel(module, kernel)
+        args, kwargs = [], {}
+        for item in spec:
+            if "scalar" in item:
+                value = item["scalar"]
+            else:
+                data = raw[item["offset"]:item["offset"] + item["nbytes"]]
+                value = _simulate.from_bytes(data, item["dtype"], tuple(item["shape"]))
+            if item.get("name") is None:
+                args.append(value)
+            else:
+                kwargs[item["name"]] = value
+        with _results.unlimited_data():
+            _kernel.simulate_kernel(target[grid] if grid else target, *args, **kwargs)
+    return _run(source, filename, [], None, after=after, module_name="__nki_simulate__")
+
+
+def _pick_kernel(module, name):
+    kernels = {k: v for k, v in vars(module).items() if isinstance(v, _kernel.Kernel)}
+    if name:
+        found = vars(module).get(name)
+        if isinstance(found, _kernel.Kernel) or (callable(found) and hasattr(found, "__code__")):
+            return found if isinstance(found, _kernel.Kernel) else _kernel.Kernel(found)
+        raise ValueError(f"simulate: the script has no kernel named '{name}'; its @nki.jit "
+                         f"kernels: {', '.join(sorted(kernels)) or 'none'}")
+    if len(kernels) != 1:
+        raise ValueError("simulate: " + ("the script defines no @nki.jit kernel" if not kernels
+                         else "the script defines several @nki.jit kernels ("
+                         + ", ".join(sorted(kernels)) + "); pick one with {kernel: name}"))
+    return next(iter(kernels.values()))
+
+
+def _run(source, filename, argv, folder, after=None, module_name="__main__"):
     np = ensure_numpy()  # scripts `import numpy` before neuronxcc: the real one, else the fallback
     _loc.forget(filename)
     _frontend.forget(filename)
@@ -47,13 +98,15 @@ def _run(source, filename, argv, folder):
     sys.argv = [filename] + argv
     if folder:
         sys.path.insert(0, folder)
-    main = types.ModuleType("__main__")
+    main = types.ModuleType(module_name)
     main.__file__ = filename
     main.__builtins__ = builtins
     sys.modules["__main__"] = main
     try:
         code = compile(source, filename, "exec")
         exec(code, main.__dict__)
+        if after is not None:
+            after(main)
         return 0
     except SystemExit as e:
         if e.code is None:

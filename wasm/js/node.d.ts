@@ -1,0 +1,10 @@
+// Types of node.mjs (the Node entry point: `import { createRuntime } from ".../node.mjs"`).
+import type { CreateNodeRuntimeOptions, Runtime } from "./runtime.js";
+
+export type * from "./runtime.js";
+export { NkiScriptError } from "./runtime.js";
+
+export const DEFAULT_CORE_PATH: string;
+export function createNodeRuntime(options?: CreateNodeRuntimeOptions): Promise<Runtime>;
+/** The no-argument Node constructor for users' tests: an alias of createNodeRuntime. */
+export function createRuntime(options?: CreateNodeRuntimeOptions): Promise<Runtime>;

@@ -1,0 +1,163 @@
+// The JS side of runtime.simulate(): turns the caller's inputs (typed arrays, number arrays,
+// nested JS arrays, scalars) into one bytes blob plus a JSON spec for
+// `neuronxcc.nki._runner.simulate_source`, and the simulated outputs back into typed arrays of
+// their own dtype. Environment-agnostic; no element work happens in Python.
+import { toFloat32 } from "./results.mjs";
+
+const NATIVE = {
+  float32: Float32Array,
+  float64: Float64Array,
+  int8: Int8Array,
+  uint8: Uint8Array,
+  int16: Int16Array,
+  uint16: Uint16Array,
+  int32: Int32Array,
+  uint32: Uint32Array,
+  int64: BigInt64Array,
+  uint64: BigUint64Array,
+  bool: Uint8Array,
+  bool_: Uint8Array,
+};
+
+const DTYPE_OF = new Map([
+  [Float32Array, "float32"],
+  [Float64Array, "float64"],
+  [Int8Array, "int8"],
+  [Uint8Array, "uint8"],
+  [Int16Array, "int16"],
+  [Uint16Array, "uint16"],
+  [Int32Array, "int32"],
+  [Uint32Array, "uint32"],
+  [BigInt64Array, "int64"],
+  [BigUint64Array, "uint64"],
+]);
+
+/**
+ * Encodes simulate()'s inputs.
+ * @param {Array|object} inputs  Positional (array) or by parameter name (object).
+ * @returns {{spec: object[], blob: Uint8Array}}
+ */
+export function encodeInputs(inputs) {
+  let entries;
+  if (Array.isArray(inputs)) entries = inputs.map((v) => [null, v]);
+  else if (inputs && typeof inputs === "object") entries = Object.entries(inputs);
+  else throw new TypeError("simulate: inputs must be an array (positional) or an object (by parameter name)");
+  const spec = [];
+  const chunks = [];
+  let offset = 0;
+  for (const [name, value] of entries) {
+    const label = name === null ? `input ${spec.length}` : `input '${name}'`;
+    if (typeof value === "number" || typeof value === "boolean") {
+      spec.push({ name, scalar: value });
+      continue;
+    }
+    const bytes = tensorBytes(value, label);
+    spec.push({ name, shape: bytes.shape, dtype: bytes.dtype, offset, nbytes: bytes.data.byteLength });
+    chunks.push(bytes.data);
+    offset += bytes.data.byteLength;
+  }
+  const blob = new Uint8Array(offset);
+  let at = 0;
+  for (const c of chunks) {
+    blob.set(c, at);
+    at += c.byteLength;
+  }
+  return { spec, blob };
+}
+
+function tensorBytes(value, label) {
+  let data;
+  let shape;
+  let dtype;
+  if (Array.isArray(value)) {
+    shape = nestedShape(value, label);
+    data = value.flat(Infinity);
+  } else if (ArrayBuffer.isView(value)) {
+    data = value;
+  } else if (value && typeof value === "object" && "data" in value) {
+    ({ data, shape, dtype } = value);
+    if (Array.isArray(data) && data.some(Array.isArray)) {
+      shape ??= nestedShape(data, label);
+      data = data.flat(Infinity);
+    }
+  } else {
+    throw new TypeError(`simulate: ${label} must be {data, shape, dtype?}, a typed array, a (nested) array or a number`);
+  }
+  if (!Array.isArray(data) && !ArrayBuffer.isView(data)) {
+    throw new TypeError(`simulate: ${label}: data must be a typed array or an array of numbers`);
+  }
+  dtype ??= DTYPE_OF.get(data.constructor) ?? "float32";
+  shape ??= [data.length];
+  if (!Array.isArray(shape) || !shape.every((s) => Number.isInteger(s) && s >= 0)) {
+    throw new TypeError(`simulate: ${label}: shape must be an array of non-negative integers`);
+  }
+  const count = shape.reduce((a, b) => a * b, 1);
+  if (count !== data.length) {
+    throw new TypeError(`simulate: ${label} has ${data.length} values, shape [${shape}] needs ${count}`);
+  }
+  return { shape, dtype, data: encode(data, dtype, label) };
+}
+
+function nestedShape(value, label) {
+  const shape = [];
+  for (let v = value; Array.isArray(v); v = v[0]) shape.push(v.length);
+  const check = (v, depth) => {
+    if (depth === shape.length) {
+      if (typeof v !== "number" && typeof v !== "boolean") throw new TypeError(`simulate: ${label}: not a number: ${v}`);
+      return;
+    }
+    if (!Array.isArray(v) || v.length !== shape[depth]) throw new TypeError(`simulate: ${label} is a ragged array`);
+    for (const x of v) check(x, depth + 1);
+  };
+  check(value, 0);
+  return shape;
+}
+
+/** `data` as little-endian bytes of `dtype`. */
+function encode(data, dtype, label) {
+  const Native = NATIVE[dtype];
+  if (Native) {
+    const big = Native === BigInt64Array || Native === BigUint64Array;
+    const typed = data instanceof Native ? data : Native.from(data, big ? (x) => BigInt(Math.trunc(Number(x))) : Number);
+    return new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength).slice();
+  }
+  if (dtype === "bfloat16" || dtype === "float16") {
+    const f32 = Float32Array.from(data, Number);
+    const out = new Uint16Array(f32.length);
+    const bits = new Uint32Array(f32.buffer);
+    for (let i = 0; i < f32.length; i++) out[i] = dtype === "bfloat16" ? toBfloat16(bits[i]) : toHalf(f32[i]);
+    return new Uint8Array(out.buffer);
+  }
+  throw new TypeError(`simulate: ${label}: dtype ${dtype} is not supported for inputs (pass float32 and cast in the kernel)`);
+}
+
+function toBfloat16(bits) {
+  if ((bits & 0x7fffffff) > 0x7f800000) return (bits >>> 16) | 0x40; // NaN stays NaN
+  return (bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16; // round to nearest even
+}
+
+function toHalf(v) {
+  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
+  const a = Math.abs(v);
+  if (Number.isNaN(v)) return 0x7e00;
+  if (a >= 65520) return sign | 0x7c00;
+  if (a < 2 ** -24 / 2) return sign;
+  if (a < 2 ** -14) return sign | Math.round(a / 2 ** -24);
+  let e = Math.floor(Math.log2(a));
+  let m = Math.round((a / 2 ** e - 1) * 1024);
+  if (m === 1024) {
+    m = 0;
+    e += 1;
+  }
+  return sign | ((e + 15) << 10) | m;
+}
+
+/** An output record of take_results() → {name, shape, dtype, data} in its own dtype. */
+export function decodeOutput(rec, blob) {
+  const out = { name: rec.name, shape: rec.shape, dtype: rec.dtype, data: null };
+  if (rec.offset === null || rec.offset === undefined) return out;
+  const bytes = blob.slice(rec.offset, rec.offset + rec.nbytes);
+  const Native = NATIVE[rec.dtype];
+  out.data = Native ? new Native(bytes.buffer, 0, rec.size) : toFloat32(bytes, rec.dtype, rec.size);
+  return out;
+}
