@@ -153,6 +153,51 @@ np.testing.assert_allclose(y, a + 1.5, atol=0.1)
   });
 });
 
+describe("traces and comparisons of large arrays", () => {
+  test("a kernel traced twice to the same IR is listed once; another shape is another trace", () => {
+    const r = run(`${HEAD}import neuronxcc.nki.typing as nt
+@nki.jit
+def copy(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.load(x))
+    return out
+nki.trace_kernel(copy, nt.tensor[[4, 8], nl.float32])
+nki.simulate_kernel(copy, np.zeros((4, 8), dtype=np.float32))
+nki.simulate_kernel(copy, np.zeros((2, 8), dtype=np.float32))
+`);
+    expect(r.exitCode).toBe(0);
+    expect(r.traces).toHaveLength(2);
+    expect(r.traces[0].text).toContain("f32[4,8]");
+    expect(r.traces[1].text).toContain("f32[2,8]");
+    expect(r.simulations).toHaveLength(2);
+  });
+
+  test("isclose on ≥ 1024 elements (whole-array ufuncs) answers as the per-element path", () => {
+    const r = run(`import math
+import numpy as np
+import neuronxcc.nki._numpy_fallback._functions as F
+np.random.seed(1)
+a = np.random.standard_normal((40, 64)).astype(np.float32)
+b = a + np.random.standard_normal((40, 64)).astype(np.float32) * 1e-5
+for i, (p, q) in enumerate([(math.nan, math.nan), (math.inf, math.inf), (math.inf, 1.0),
+                            (1.0, math.inf), (math.nan, 1.0), (-math.inf, math.inf)]):
+    a[0, i], b[0, i] = p, q
+same = []
+for equal_nan in (False, True):
+    for rtol, atol in ((1e-5, 1e-8), (0, 0), (1e-3, 0)):
+        for x in (a, a[0:1]):
+            bulk = F.isclose(x, b, rtol, atol, equal_nan)
+            F._BULK = 10 ** 9
+            slow = F.isclose(x, b, rtol, atol, equal_nan)
+            F._BULK = 1024
+            same.append(bulk.tolist() == slow.tolist())
+print(all(same), len(same), np.array_equal(a, a), np.array_equal(b, b + 1))
+`);
+    expect(err).toBe("");
+    expect(out).toBe("True 12 False False\n"); // a holds NaNs: not equal to itself
+  });
+});
+
 describe("decoding (results.mjs)", () => {
   test("dtype conversion to float32", () => {
     const u8 = (arr) => new Uint8Array(arr.buffer);

@@ -144,10 +144,16 @@ def take_results():
 
 
 def take_traces():
-    """JSON list of {kernel, text, records, ir} for every kernel traced since the last call."""
-    parts = []
+    """JSON list of {kernel, text, records, ir} for every kernel traced since the last call.
+    A kernel traced again to the same IR (an example that traces, then simulates, the same
+    call) is listed once."""
+    parts, seen = [], set()
     for t in _kernel.recorded:
+        text = t.text()
+        if text in seen:
+            continue
+        seen.add(text)
         parts.append('{"kernel":%s,"text":%s,"records":%s,"ir":%s}' % (
-            json.dumps(t.kernel_name), json.dumps(t.text()), t.records_json(), t.to_json()))
+            json.dumps(t.kernel_name), json.dumps(text), t.records_json(), t.to_json()))
     _kernel.clear_recorded()
     return "[" + ",".join(parts) + "]"
