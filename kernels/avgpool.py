@@ -27,3 +27,11 @@ def avgpool2d(image, pool):
 if __name__ == "__main__":
     ir = nki.trace_kernel(avgpool2d, nt.tensor[[2, 6, 6], nl.float16], 2)
     print(f"traced {ir.kernel_name}: {ir.instruction_count} instructions")
+
+    # The same call simulated on seeded data, checked against NumPy (float16: loose tolerance).
+    import numpy as np
+    np.random.seed(0)
+    image = np.random.uniform(0, 1, (2, 6, 6)).astype(np.float16)
+    pooled = nki.simulate_kernel(avgpool2d, image, 2)
+    expected = image.astype(np.float32).reshape(2, 3, 2, 3, 2).mean(axis=(2, 4))
+    print("simulated avgpool2d matches NumPy:", np.allclose(pooled, expected, atol=1e-3))

@@ -29,3 +29,14 @@ def halve_until_small(x, threshold):
 if __name__ == "__main__":
     ir = nki.trace_kernel(halve_until_small, nt.tensor[[128, 64], nl.float32], 1.0)
     print(f"traced {ir.kernel_name}: {ir.instruction_count} instructions")
+
+    # The same call simulated on seeded data: halve (at least once) until x[0, 0] < 1.0.
+    import numpy as np
+    np.random.seed(0)
+    x = np.random.uniform(1, 40, (128, 64)).astype(np.float32)
+    halved = nki.simulate_kernel(halve_until_small, x, 1.0)
+    times, probe = 1, float(x[0, 0]) * 0.5
+    while probe >= 1.0:
+        times, probe = times + 1, probe * 0.5
+    print(f"simulated halve_until_small halved {times} times:",
+          np.array_equal(halved, x * np.float32(0.5 ** times)))

@@ -27,3 +27,10 @@ def transpose_free_axes(x, shape2d):
 if __name__ == "__main__":
     ir = nki.trace_kernel(transpose_free_axes, nt.tensor[[6, 12], nl.int8], (3, 4))
     print(f"traced {ir.kernel_name}: {ir.instruction_count} instructions")
+
+    # The same call simulated, checked against NumPy's transpose of the two free axes.
+    import numpy as np
+    x = np.arange(72).reshape(6, 12).astype(np.int8)
+    swapped = nki.simulate_kernel(transpose_free_axes, x, (3, 4))
+    expected = x.reshape(6, 3, 4).transpose(0, 2, 1).reshape(6, 12)
+    print("simulated transpose_free_axes matches NumPy:", np.array_equal(swapped, expected))
