@@ -58,6 +58,21 @@ describe("diagnostics", () => {
     expect(err).toContain(w.rendered);
   });
 
+  test("a kernel run in a device mode: the one-time 'no Neuron device' notice is a warning", () => {
+    const src = `${HEAD}@nki.jit(mode="baremetal")
+def device_only_once(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.load(x))
+    return out
+device_only_once(np.zeros((2, 2), dtype=np.float32))
+`;
+    const r = run(src);
+    expect(r.exitCode).toBe(0);
+    expect(r.diagnostics).toMatchObject([{ severity: "warning", file: "r.py", line: 9, col: 1 }]);
+    expect(r.diagnostics[0].message).toMatch(/^nki-playground: no Neuron device here; 'device_only_once' \(baremetal\)/);
+    expect(err).toBe(r.diagnostics[0].rendered);
+  });
+
   test("a clean run has no diagnostics and no simulations", () => {
     const r = run("print(1)\n");
     expect(r).toMatchObject({ exitCode: 0, diagnostics: [], simulations: [] });
@@ -134,16 +149,17 @@ a = np.arange(4, dtype=np.float32).reshape(2, 2)
 y = inc(a)
 print(np.allclose(y, a + 1), np.array_equal(a, y))
 np.testing.assert_array_equal(y[0:1], (a + 1)[0:1])
-print(np.allclose(a, a))
+print(np.allclose(a, a), np.isclose(y, a + 1).all())
 np.testing.assert_allclose(y, a + 1.5, atol=0.1)
 `);
-    expect(out).toBe("True False\nTrue\n");
+    expect(out).toBe("True False\nTrue True\n");
     expect(r.exitCode).toBe(1);
     const cs = r.simulations[0].comparisons;
     expect(cs.map((c) => [c.label, c.ok, c.max_abs_err, c.line])).toEqual([
       ["print(np.allclose(y, a + 1), np.array_equal(a, y))", true, 0, 11],
       ["print(np.allclose(y, a + 1), np.array_equal(a, y))", false, 1, 11],
       ["np.testing.assert_array_equal(y[0:1], (a + 1)[0:1])", true, 0, 12],
+      ["print(np.allclose(a, a), np.isclose(y, a + 1).all())", true, 0, 13],
       ["np.testing.assert_allclose(y, a + 1.5, atol=0.1)", false, 0.5, 14],
     ]);
     expect([...cs[1].actual.data]).toEqual([1, 2, 3, 4]); // the output side is "actual"

@@ -117,6 +117,13 @@ _BULK = 1024
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Element-wise ``|a - b| <= atol + rtol * |b|`` (infinities equal only to themselves)."""
+    result = _isclose(a, b, rtol, atol, equal_nan)
+    if _testing.on_compare[0] is not None:  # `np.isclose(out, ref).all()`: a comparison too
+        _testing.report(a, b, bool(result.all()) if isinstance(result, ndarray) else bool(result))
+    return result
+
+
+def _isclose(a, b, rtol, atol, equal_nan):
     if isinstance(a, ndarray) and isinstance(b, ndarray) and max(a.size, b.size) >= _BULK \
             and a.dtype.kind in "biuf" and b.dtype.kind in "biuf":
         return _isclose_bulk(a, b, rtol, atol, equal_nan)
@@ -132,7 +139,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False, _report=True):
     """Whether every element of ``a`` is close to ``b`` (see ``isclose``); a Python bool."""
-    result = isclose(a, b, rtol, atol, equal_nan)
+    result = _isclose(a, b, rtol, atol, equal_nan)
     ok = bool(result.all()) if isinstance(result, ndarray) else bool(result)
     return _testing.report(a, b, ok) if _report else ok
 
@@ -142,7 +149,7 @@ def array_equal(a1, a2, equal_nan=False):
     x, y = asarray(a1), asarray(a2)
     ok = x.shape == y.shape
     if ok and x.size >= _BULK and x.dtype.kind in "biuf" and y.dtype.kind in "biuf":
-        ok = bool(isclose(x, y, 0.0, 0.0, equal_nan).all())
+        ok = bool(_isclose(x, y, 0.0, 0.0, equal_nan).all())
     elif ok:
         for p, q in zip(x._values(), y._values()):
             if p != q and not (equal_nan and p != p and q != q):

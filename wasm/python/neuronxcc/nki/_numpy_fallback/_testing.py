@@ -1,7 +1,7 @@
 """``numpy.testing``'s two checks kernel harnesses use (``assert_allclose``,
 ``assert_array_equal``), and the comparison hook: every comparison a script makes through the
-fallback (these two, ``allclose``, ``array_equal``) is reported to ``on_compare`` so the runner
-can show expected vs actual for simulated outputs."""
+fallback (these two, ``allclose``, ``array_equal``, ``isclose``) is reported to ``on_compare``
+so the runner can show expected vs actual for simulated outputs."""
 from . import _functions
 from ._errors import user_error
 
@@ -27,8 +27,8 @@ def _failure(header, actual, desired, rtol=None, atol=None):
     if x.shape != y.shape:
         lines += ["", f"(shapes {x.shape}, {y.shape} mismatch)"]
         return "\n".join(lines)
-    close = _functions.isclose(x, y, rtol if rtol is not None else 0.0,
-                               atol if atol is not None else 0.0, True)
+    close = _functions._isclose(x, y, rtol if rtol is not None else 0.0,
+                                atol if atol is not None else 0.0, True)
     bad = x.size - int(asarray(close).sum())
     lines += ["", f"Mismatched elements: {bad} / {x.size} ({100.0 * bad / max(x.size, 1):.3g}%)"]
     if x.dtype.kind in "biuf" and y.dtype.kind in "biuf" and x.size:
@@ -63,7 +63,7 @@ def assert_array_equal(actual, desired, err_msg="", verbose=True, *, strict=Fals
     from ._creation import asarray
     x, y = asarray(actual), asarray(desired)
     ok = (x.shape == y.shape or not strict and (x.ndim == 0 or y.ndim == 0)) and \
-        bool(asarray(_functions.isclose(x, y, 0.0, 0.0, True)).all())
+        bool(asarray(_functions._isclose(x, y, 0.0, 0.0, True)).all())
     report(actual, desired, ok)
     if not ok:
         header = "Arrays are not equal"
