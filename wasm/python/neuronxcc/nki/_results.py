@@ -137,6 +137,14 @@ def notice(message, rendered=None):
 
 # --- tensors -------------------------------------------------------------------------------
 
+def keeps(shape):
+    """Whether a tensor of ``shape`` is small enough to carry its data."""
+    n = 1
+    for s in shape:
+        n *= int(s)
+    return n <= _limit[0]
+
+
 def tensor(name, shape, dtype, raw):
     """A tensor summary record: name, shape, dtype and where its bytes are in the blob (the JS
     side turns it into {name, shape, dtype, min, max, mean, data})."""
@@ -157,10 +165,7 @@ def array_tensor(name, arr):
     """The tensor record of a host array (real NumPy or the fallback's)."""
     from . import _dtypes, _simulate
     dtype = _dtypes.name_of(arr.dtype)
-    n = 1
-    for s in arr.shape:
-        n *= int(s)
-    raw = _simulate.to_bytes(arr, dtype) if n <= _limit[0] else None
+    raw = _simulate.to_bytes(arr, dtype) if keeps(arr.shape) else None
     return tensor(name, tuple(arr.shape), dtype, raw)
 
 

@@ -130,8 +130,10 @@ def run(trace, inputs, options=None, zero_placeholders=False):
                     raise TypeError(f"{trace.kernel_name}(): parameter '{name}' is a placeholder "
                                     f"{value!r}; running a kernel needs an array")
                 view.fill(0)
-                record["inputs"].append((name, value.shape, _dtypes.name_of(value.dtype),
-                                         bytes(view.length)))
+                # zeros, made only when small enough to be recorded (benchmark placeholders
+                # can be hundreds of MB)
+                zeros = bytes(view.length) if _results.keeps(value.shape) else None
+                record["inputs"].append((name, value.shape, _dtypes.name_of(value.dtype), zeros))
                 continue
             dtype = _dtypes.name_of(value.dtype)
             data = to_bytes(value, dtype)
