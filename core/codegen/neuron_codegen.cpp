@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 
 namespace nki::codegen {
 
@@ -115,7 +116,7 @@ ScopeGuard NeuronCodegen::pipeline_stage(int64_t stage_id, int64_t execution_ord
 
 LoopRange NeuronCodegen::affine_range(int64_t start, int64_t stop, int64_t step,
                                       ir::AxisType axis_type, const std::string& iv_name) {
-  if (step == 0) throw sema::NkiError("ValueError", "loop step must not be zero");
+  if (step == 0) sema::err_loop_step_zero();
   int64_t trip = 0;
   if (step > 0 && stop > start) trip = (stop - start + step - 1) / step;
   if (step < 0 && stop < start) trip = (start - stop + (-step) - 1) / (-step);

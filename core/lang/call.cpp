@@ -4,6 +4,7 @@
 
 #include "lang/requests.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 
 namespace nki::lang {
 
@@ -16,14 +17,12 @@ bool OpCall::has(const std::string& role) const {
 const ValueOrScalar& OpCall::operand(const std::string& role) const {
   for (const auto& [r, v] : operands)
     if (r == role) return v;
-  throw sema::NkiError("ValueError", "'" + role + "' cannot be None.");
+  sema::err_argument_cannot_be_none({role});
 }
 
 ValueId OpCall::tile(const std::string& role) const {
   const ValueOrScalar& v = operand(role);
-  if (v.is_scalar())
-    throw sema::NkiError("TypeError", "Expected operand '" + role + "' of '" + api +
-                                          "' to be a tile, got a scalar");
+  if (v.is_scalar()) sema::err_operand_must_be_tile(role, api);
   return v.value;
 }
 

@@ -4,6 +4,7 @@
 
 #include "printer/printer.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 
 namespace nki::lang {
 
@@ -70,7 +71,7 @@ void require_memory(const NeuronCodegen& cg, ValueId v, const std::string& opera
   Memory m = tensor_of(cg, v).memory();
   int bit = m == Memory::HBM ? 1 : m == Memory::SBUF ? 2 : 4;
   if (!(static_cast<int>(allowed) & bit))
-    sema::err_unexpected_address_space(operand, api, mem_names(allowed), memory_name(m));
+    sema::err_unsupported_memory(operand, api, mem_names(allowed), memory_name(m));
 }
 
 void require_same_partitions(const NeuronCodegen& cg, const std::string& api,
@@ -126,10 +127,7 @@ Predicate align_mask(const MaskSpec& mask, size_t tile_rank) {
   Predicate p;
   for (const MaskTerm& t : mask) {
     auto align = [&](const IndexExpr& e) {
-      if (e.shape.size() > tile_rank)
-        throw sema::NkiError("ValueError", "mask expression has " + std::to_string(e.shape.size()) +
-                                               " index dimensions but the tile has " +
-                                               std::to_string(tile_rank));
+      if (e.shape.size() > tile_rank) sema::err_mask_rank(e.shape.size(), tile_rank);
       std::vector<AffineExpr> remap;
       size_t off = tile_rank - e.shape.size();
       for (size_t k = 0; k < e.shape.size(); ++k)
@@ -191,7 +189,8 @@ void check_bounds(const NeuronCodegen& cg, const AccessPattern& ap, const Predic
       }
     }
     if (lo > hi) continue; // the mask disables the whole access
-    if (lo < 0 || hi >= t.shape[d]) sema::err_out_of_bound_access(t.name, d, lo, hi, t.shape[d]);
+    if (lo < 0 || hi >= t.shape[d])
+      sema::err_tensor_access_out_of_bound(t.name, d, lo, hi, t.shape[d]);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sema/sema_math.h"
 
 namespace nki::lang::math {
@@ -109,9 +110,7 @@ const char* target_name(int v) {
 std::string op_attr(const OpCall& c, const std::string& key) {
   const util::Json& j = c.attrs[key];
   if (j.is_null()) return "";
-  if (!j.is_string())
-    throw sema::NkiError("TypeError", "'" + key + "' of '" + c.api +
-                                          "' must be an operator such as nl.add or np.add");
+  if (!j.is_string()) sema::err_expected_operator(key, c.api);
   return canonical_op(j.string());
 }
 
@@ -121,7 +120,7 @@ std::string reduce_cmd_attr(const OpCall& c) {
   if (j.is_string()) return j.string();
   static const char* kNames[] = {"idle", "reset", "reduce", "reset_reduce", "load_reduce"};
   int64_t v = j.integer();
-  if (v < 0 || v > 4) throw sema::NkiError("ValueError", "unknown reduce_cmd " + std::to_string(v));
+  if (v < 0 || v > 4) sema::err_unknown_reduce_cmd(v);
   return kNames[v];
 }
 
@@ -192,8 +191,7 @@ void check_psum_write(const NeuronCodegen& cg, ValueId v) {
 
 void not_both_psum(const NeuronCodegen& cg, const std::string& api, ValueId a,
                    const std::string& b_param, ValueId b) {
-  if (in_psum(cg, a) && in_psum(cg, b))
-    sema::err_unexpected_address_space(b_param, api, "sbuf", "psum");
+  if (in_psum(cg, a) && in_psum(cg, b)) sema::err_unsupported_memory(b_param, api, "sbuf", "psum");
 }
 
 std::vector<int64_t> broadcast_shapes(const NeuronCodegen& cg, const std::string& api,

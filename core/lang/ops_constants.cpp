@@ -8,6 +8,7 @@
 #include "lang/common.h"
 #include "lang/movement.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sema/sema_movement.h"
 
 namespace nki::lang {
@@ -50,8 +51,7 @@ ValueId handle_shared_constant(NeuronCodegen& cg, const OpCall& c) {
     for (const util::Json& x : vals.array())
       values.push_back(x.is_bool() ? (x.boolean() ? 1.0 : 0.0) : x.number());
   if (shape.empty() || static_cast<int64_t>(values.size()) != elements(shape))
-    throw sema::NkiError("ValueError", "shared_constant needs an array (or nested lists) of "
-                                       "numbers of rank 1 or more");
+    sema::err_shared_constant_values();
   DType dtype;
   if (c.dtype) {
     dtype = *c.dtype;
@@ -67,9 +67,7 @@ ValueId handle_shared_constant(NeuronCodegen& cg, const OpCall& c) {
 
 ValueId handle_shared_identity_matrix(NeuronCodegen& cg, const OpCall& c) {
   int64_t n = c.attr_int("n", 0);
-  if (n <= 0)
-    throw sema::NkiError("ValueError", "shared_identity_matrix needs a positive size n, got " +
-                                           std::to_string(n));
+  if (n <= 0) sema::err_identity_matrix_size(n);
   DType dtype = c.dtype.value_or(DType::UInt8);
   // NKI reuses one identity matrix per size and dtype.
   for (const Instruction& in : cg.kernel().instructions()) {
@@ -93,7 +91,7 @@ ValueId like(NeuronCodegen& cg, const OpCall& c, bool zeros) {
   DType dtype = c.dtype.value_or(t.dtype);
   std::string buf = c.attr_string("buffer", "sbuf");
   auto buffer = parse_buffer(buf);
-  if (!buffer) throw sema::NkiError("ValueError", "unknown buffer '" + buf + "'");
+  if (!buffer) sema::err_unknown_buffer(buf);
   std::string name = c.attr_string("tensor_name", "");
   if (name.empty()) name = c.name;
   std::optional<double> init;
@@ -132,7 +130,7 @@ void record_allocation(NeuronCodegen& cg, ValueId v, const util::Json& alloc) {
   if (!in || in->result != cg.value(v).tensor)
     throw sema::InternalError("a direct allocation must follow the tensor's creation");
   for (const auto& [key, value] : in->attrs)
-    if (key == "value") sema::err_tensor_creation_on_scratchpad_with_init_value();
+    if (key == "value") sema::err_tensor_creation_on_scratchpad_with_init_value_not_supported();
   std::string memory = memory_name(cg.kernel().tensor(in->result).memory());
   in->attrs.push_back({"alloc", memory + "." + kind});
   // What was given: addresses (base_partition when not 0) and non-empty tile counts.

@@ -10,6 +10,7 @@
 #include "lang/ops.h"
 #include "lang/promotion.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sema/sema_math.h"
 
 namespace nki::lang {
@@ -132,8 +133,7 @@ namespace math {
 ValueId emit_binary(NeuronCodegen& cg, const std::string& api, const std::string& op,
                     const ValueOrScalar& x, const ValueOrScalar& y, std::optional<DType> dtype,
                     const std::string& name, const MaskSpec& mask) {
-  if (x.is_scalar() && y.is_scalar())
-    throw sema::NkiError("TypeError", "'" + api + "' needs at least one tile operand");
+  if (x.is_scalar() && y.is_scalar()) sema::err_needs_tile_operand(api);
   // power runs on GpSimd, which cannot reach PSUM.
   bool gpsimd = op == "power";
   Mem mem = gpsimd ? Mem::Sbuf : Mem::OnChip;

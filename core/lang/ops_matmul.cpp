@@ -6,6 +6,7 @@
 #include "lang/common.h"
 #include "lang/movement.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sema/sema_movement.h"
 
 namespace nki::lang {
@@ -108,9 +109,7 @@ ValueId emit_matmul(NeuronCodegen& cg, const MatmulSpec& s) {
   if (double_row) {
     for (auto [v, role] : {std::pair{s.stationary, s.stationary_role}, {s.moving, s.moving_role}})
       if (shape_of(cg, v).size() != 3 || shape_of(cg, v)[1] != 2)
-        throw sema::NkiError("ValueError", "perf_mode='" + s.perf_mode + "' of '" + api +
-                                               "' needs " + role + " of shape [K, 2, F], got '" +
-                                               described(cg, v) + "'");
+        sema::err_perf_mode_operand_shape(s.perf_mode, api, role, described(cg, v));
     require_dim_at_most(cg, s.stationary, 2, kGemmStationaryFmax, api);
     require_dim_at_most(cg, s.moving, 2, kGemmMovingFmax, api);
     out = {ss[2], ms[2]};
@@ -221,9 +220,7 @@ ValueId handle_nc_transpose(NeuronCodegen& cg, const OpCall& c) {
   if (engine == Engine::None)
     engine = xs[0] <= 32 && free_size(xs) <= 32 ? Engine::Vector : Engine::Tensor;
   if (engine != Engine::Tensor && engine != Engine::Vector)
-    throw sema::NkiError("ValueError", std::string("'nc_transpose' runs on the Tensor or Vector "
-                                                   "engine, not the ") +
-                                           engine_name(engine) + " engine");
+    sema::err_engine_cannot_run("nc_transpose", "Tensor or Vector", engine_name(engine));
   Predicate mask = align_mask(c.mask, 2);
   bool cast = c.dtype && *c.dtype != dtype_of(cg, x);
   ValueId t = emit_transpose(cg, "nc_transpose", x, engine, cast ? Predicate{} : mask,

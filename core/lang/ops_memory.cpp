@@ -81,7 +81,7 @@ ValueId ndarray(NeuronCodegen& cg, const std::string& name, std::vector<int64_t>
               sema::warn_block_dimension_is_deprecated(sema::describe(shown, shape)));
   } else {
     partition_dim = 0;
-    if (init) sema::err_hbm_tensor_with_init_value();
+    if (init) sema::err_hbm_tensor_with_init_value_not_supported();
     if (buffer == Buffer::SharedHbm) {
       RegionId r = cg.cur_scope();
       if (r != kNone && cg.kernel().region(r).kind != RegionKind::KernelScope)
@@ -143,7 +143,8 @@ void store(NeuronCodegen& cg, ValueId dst, ValueId value, const MaskSpec& mask) 
   require_memory(cg, value, "value", "store", Mem::OnChip);
   check_is_tile(cg, value);
   const Tensor& dt = tensor_of(cg, dst);
-  if (dt.role == TensorRole::Param && !dt.mutable_param) sema::err_immutable_parameter(dt.name);
+  if (dt.role == TensorRole::Param && !dt.mutable_param)
+    sema::err_cannot_update_immutable_parameter(dt.name);
   const auto& ds = shape_of(cg, dst);
   const auto& vs = shape_of(cg, value);
   if (!broadcasts_to(vs, ds) && elements(vs) != elements(ds))
@@ -160,7 +161,8 @@ void assign(NeuronCodegen& cg, ValueId dst, const ValueOrScalar& src, const std:
             const std::string& expr_text) {
   const Tensor& dt = tensor_of(cg, dst);
   const auto& ds = shape_of(cg, dst);
-  if (dt.role == TensorRole::Param && !dt.mutable_param) sema::err_immutable_parameter(dt.name);
+  if (dt.role == TensorRole::Param && !dt.mutable_param)
+    sema::err_cannot_update_immutable_parameter(dt.name);
   bool dst_hbm = dt.memory() == Memory::HBM;
   if (src.is_scalar()) {
     Instruction in = make_inst(accumulate.empty() ? "memset" : "tensor_scalar",

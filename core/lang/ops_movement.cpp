@@ -5,6 +5,7 @@
 #include "lang/common.h"
 #include "lang/movement.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sema/sema_movement.h"
 
 namespace nki::lang {
@@ -26,13 +27,13 @@ std::string shape_list(const std::vector<int64_t>& s) {
 void require_hbm_or_sbuf(const NeuronCodegen& cg, ValueId v, const std::string& operand,
                          const std::string& api) {
   Memory m = tensor_of(cg, v).memory();
-  if (m == Memory::PSUM)
-    sema::err_unexpected_address_space(operand, api, "hbm|sbuf", memory_name(m));
+  if (m == Memory::PSUM) sema::err_unsupported_memory(operand, api, "hbm|sbuf", memory_name(m));
 }
 
 void require_writable(const NeuronCodegen& cg, ValueId v) {
   const Tensor& t = tensor_of(cg, v);
-  if (t.role == TensorRole::Param && !t.mutable_param) sema::err_immutable_parameter(t.name);
+  if (t.role == TensorRole::Param && !t.mutable_param)
+    sema::err_cannot_update_immutable_parameter(t.name);
 }
 
 void require_no_indirect(const NeuronCodegen& cg, ValueId v) {
@@ -47,10 +48,7 @@ Engine copy_engine(const NeuronCodegen& cg, const OpCall& c, const std::string& 
   Engine e = engine_attr(c);
   if (e == Engine::None) e = Engine::Vector;
   if (e != Engine::Vector && e != Engine::Scalar && e != Engine::GpSimd)
-    throw sema::NkiError("ValueError", "'" + api +
-                                           "' runs on the Vector, Scalar or GpSimd "
-                                           "engine, not the " +
-                                           engine_name(e) + " engine");
+    sema::err_engine_cannot_run(api, "Vector, Scalar or GpSimd", engine_name(e));
   for (const auto& [v, role] : operands)
     require_memory(cg, v, role, api, e == Engine::GpSimd ? Mem::Sbuf : Mem::OnChip);
   return e;

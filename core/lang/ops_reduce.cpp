@@ -7,6 +7,7 @@
 #include "lang/promotion.h"
 #include "lang/requests.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sema/sema_math.h"
 
 namespace nki::lang {
@@ -42,7 +43,7 @@ ValueId handle_nl_reduce(NeuronCodegen& cg, const OpCall& c) {
 
 ValueId handle_tensor_reduce(NeuronCodegen& cg, const OpCall& c) {
   std::string op = op_attr(c, "op");
-  if (op.empty()) throw sema::NkiError("ValueError", "'op' cannot be None.");
+  if (op.empty()) sema::err_argument_cannot_be_none({"op"});
   if (!is_reduce_op(op)) sema::err_instruction_unsupported_op(op, "tensor_reduce");
   ValueId data = tile_arg(cg, c, "data");
   bool negate = c.attr_bool("negate");
@@ -74,7 +75,7 @@ ValueId handle_tensor_tensor_scan(NeuronCodegen& cg, const OpCall& c) {
   const std::string api = "tensor_tensor_scan";
   std::string op0 = op_attr(c, "op0"), op1 = op_attr(c, "op1");
   for (const std::string& op : {op0, op1}) {
-    if (op.empty()) throw sema::NkiError("ValueError", "'op0' and 'op1' cannot be None.");
+    if (op.empty()) sema::err_argument_cannot_be_none({"op0", "op1"});
     if (!is_binary_alu(op) || is_bitvec(op)) sema::err_instruction_unsupported_op(op, api);
   }
   ValueId d0 = tile_arg(cg, c, "data0"), d1 = tile_arg(cg, c, "data1");

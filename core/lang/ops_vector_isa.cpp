@@ -8,6 +8,7 @@
 #include "lang/requests.h"
 #include "printer/printer.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sema/sema_math.h"
 
 namespace nki::lang {
@@ -23,7 +24,7 @@ bool is_int(DType t) {
 
 std::string required_op(const OpCall& c, const std::string& key) {
   std::string op = op_attr(c, key);
-  if (op.empty()) throw sema::NkiError("ValueError", "'" + key + "' cannot be None.");
+  if (op.empty()) sema::err_argument_cannot_be_none({key});
   return op;
 }
 
@@ -269,8 +270,8 @@ ValueId handle_iota(NeuronCodegen& cg, const OpCall& c) {
   else if (j.is_object())
     expr = decode_expr(j);
   else
-    throw sema::NkiError("ValueError", "'expr' cannot be None.");
-  if (!c.dtype) throw sema::NkiError("ValueError", "'dtype' cannot be None.");
+    sema::err_argument_cannot_be_none({"expr"});
+  if (!c.dtype) sema::err_argument_cannot_be_none({"dtype"});
   std::vector<int64_t> shape = expr.shape;
   if (shape.empty()) shape = {1, 1}; // a loop variable or program id: one value
   Instruction in = make_inst("iota", Engine::GpSimd);
@@ -284,7 +285,7 @@ ValueId handle_memset(NeuronCodegen& cg, const OpCall& c) {
   Engine e = engine_attr(c);
   if (e != Engine::None && e != Engine::Vector && e != Engine::GpSimd)
     sema::err_engine_not_allowed("memset", "Vector or GpSIMD or Unknown");
-  if (!c.dtype) throw sema::NkiError("ValueError", "'dtype' cannot be None.");
+  if (!c.dtype) sema::err_argument_cannot_be_none({"dtype"});
   std::vector<int64_t> shape = c.attr_ints("shape");
   Instruction in = make_inst("memset", e == Engine::None ? Engine::Vector : e);
   in.mask = align_mask(c.mask, shape.size());

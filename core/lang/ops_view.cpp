@@ -5,6 +5,7 @@
 #include "lang/movement.h"
 #include "lang/ops.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 
 namespace nki::lang {
 
@@ -74,7 +75,7 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
   for (const auto& it : items) {
     if (it.kind == IndexItem::Kind::Expr && !it.expr.shape.empty()) {
       any_advanced = true;
-      if (it.expr.shape.size() == 1) sema::err_1d_arange(t.name);
+      if (it.expr.shape.size() == 1) sema::err_1d_arange_not_supported(t.name);
     }
     if (it.kind == IndexItem::Kind::Slice) any_slice = true;
   }
@@ -83,7 +84,7 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
     bool explicit_slice = false;
     for (size_t i = 0; i < items_in.size(); ++i)
       if (items_in[i].kind == IndexItem::Kind::Slice) explicit_slice = true;
-    if (explicit_slice) sema::err_mixing_basic_advanced_indexing();
+    if (explicit_slice) sema::err_unsupported_mixing_basic_advanced_tensor_indexing();
   }
 
   Resolved r;
@@ -159,8 +160,7 @@ ValueId view(NeuronCodegen& cg, ValueId v, const std::vector<IndexItem>& items_i
         r.subst[d] = point(it.expr.expr);
         break;
       case IndexItem::Kind::Slice: {
-        if (it.step <= 0)
-          throw sema::NkiError("NKISyntaxError", "slice step must be a positive integer");
+        if (it.step <= 0) sema::err_slice_step_not_positive();
         AffineExpr start = it.start ? *it.start : AffineExpr(0);
         AffineExpr stop = it.stop ? *it.stop : AffineExpr(n);
         if (start.is_constant() && start.constant() < 0) start = start + n;

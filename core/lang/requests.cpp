@@ -3,6 +3,7 @@
 #include "lang/call.h"
 #include "lang/ops.h"
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "trace/trace_context.h"
 
 namespace nki::lang {
@@ -290,8 +291,7 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
   }
   if (op == "ndarray") {
     auto buffer = ir::parse_buffer(req.get_string("buffer", "sbuf"));
-    if (!buffer)
-      throw sema::NkiError("ValueError", "unknown buffer '" + req.get_string("buffer") + "'");
+    if (!buffer) sema::err_unknown_buffer(req.get_string("buffer"));
     std::optional<double> init;
     if (req.has("init") && !req["init"].is_null()) init = req["init"].number();
     return reply_value(cg, ndarray(cg, name, req["shape"].int_list(), decode_dtype(req["dtype"]),

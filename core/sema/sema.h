@@ -10,12 +10,31 @@
 
 namespace nki::sema {
 
+/// A diagnostic's stable id, e.g. "nki-api-outside-of-nki-kernel": the name of the err_* builder
+/// that throws it without `err_`, underscores as hyphens. Builders whose diagnostic is in NKI's
+/// error manual carry NKI's name, so the id is NKI's too. docs/errors.md has a section per id.
+/// Only Code::of(__func__) makes one, so every diagnostic comes from a named builder.
+class Code {
+public:
+  static Code of(const char* builder);
+  const std::string& str() const { return id_; }
+
+private:
+  explicit Code(std::string id) : id_(std::move(id)) {}
+  std::string id_;
+};
+
+/// "tensor-access-out-of-bound" for "err_tensor_access_out_of_bound" (also for warn_*).
+std::string code_of_builder(const std::string& builder);
+
 /// A user-facing diagnostic: the user's kernel is wrong. `kind` is the Python exception class
 /// NKI raises ("RuntimeError", "ValueError", "TypeError", "IndexError", "NKISyntaxError", ...).
 class NkiError : public std::runtime_error {
 public:
-  NkiError(std::string kind, const std::string& message, ir::SourceLoc loc = {})
-      : std::runtime_error(message), kind_(std::move(kind)), loc_(std::move(loc)) {}
+  NkiError(Code code, std::string kind, const std::string& message, ir::SourceLoc loc = {})
+      : std::runtime_error(message), code_(std::move(code)), kind_(std::move(kind)),
+        loc_(std::move(loc)) {}
+  const std::string& code() const { return code_.str(); }
   const std::string& kind() const { return kind_; }
   const ir::SourceLoc& loc() const { return loc_; }
   void set_loc_if_unknown(const ir::SourceLoc& loc) {
@@ -23,6 +42,7 @@ public:
   }
 
 private:
+  Code code_;
   std::string kind_;
   ir::SourceLoc loc_;
 };
@@ -38,19 +58,19 @@ public:
 [[noreturn]] void err_unbalanced_scope_exit(const std::string& expected, const std::string& got);
 [[noreturn]] void err_num_partition_exceed_arch_limit(int64_t partitions, int64_t limit);
 [[noreturn]] void err_insufficient_rank(const std::string& tensor, size_t rank);
-[[noreturn]] void err_unexpected_address_space(const std::string& operand, const std::string& api,
-                                               const std::string& expected,
-                                               const std::string& got_memory);
-[[noreturn]] void err_immutable_parameter(const std::string& tensor);
-[[noreturn]] void err_out_of_bound_access(const std::string& tensor, size_t dim, int64_t lo,
-                                          int64_t hi, int64_t size);
+[[noreturn]] void err_unsupported_memory(const std::string& operand, const std::string& api,
+                                         const std::string& expected,
+                                         const std::string& got_memory);
+[[noreturn]] void err_cannot_update_immutable_parameter(const std::string& tensor);
+[[noreturn]] void err_tensor_access_out_of_bound(const std::string& tensor, size_t dim, int64_t lo,
+                                                 int64_t hi, int64_t size);
 [[noreturn]] void err_program_id_axis(int64_t axis, size_t rank);
-[[noreturn]] void err_1d_arange(const std::string& tensor);
-[[noreturn]] void err_mixing_basic_advanced_indexing();
+[[noreturn]] void err_1d_arange_not_supported(const std::string& tensor);
+[[noreturn]] void err_unsupported_mixing_basic_advanced_tensor_indexing();
 [[noreturn]] void err_too_many_indices(const std::string& tensor, size_t given, size_t rank);
 [[noreturn]] void err_num_partition_mismatch(const std::string& params, const std::string& api);
 [[noreturn]] void err_broadcast_shapes(const std::string& params, const std::string& api);
-[[noreturn]] void err_hbm_tensor_with_init_value();
+[[noreturn]] void err_hbm_tensor_with_init_value_not_supported();
 [[noreturn]] void err_unsupported_dtype(const std::string& dtype);
 [[noreturn]] void err_slice_size_not_static(const std::string& tensor, size_t dim);
 [[noreturn]] void err_output_not_hbm(const std::string& tensor);

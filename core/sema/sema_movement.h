@@ -29,7 +29,7 @@ namespace nki::sema {
 /// ValueError (text ours): a PSUM tile larger than one 2 KiB bank per partition.
 [[noreturn]] void err_psum_tile_exceeds_bank(const std::string& tile, int64_t bytes);
 /// `Creating SBUF/PSUM tensor with init value is not supported in allocated NKI kernels.`
-[[noreturn]] void err_tensor_creation_on_scratchpad_with_init_value();
+[[noreturn]] void err_tensor_creation_on_scratchpad_with_init_value_not_supported();
 
 /// NKISyntaxError: `Indirect indexing on free dimension not supported, must be partition
 /// dimension or block dimension.`

@@ -83,8 +83,8 @@ void indirect_offsets(const View& v, const int64_t* pos, int64_t lo, int64_t n, 
         offs[i] = -1;
         continue;
       }
-      err_out_of_bounds(v.tensor->name, static_cast<size_t>(v.ind_dim), total, total, v.ind_size,
-                        v.loc ? *v.loc : SourceLoc{});
+      err_tensor_access_out_of_bound(v.tensor->name, static_cast<size_t>(v.ind_dim), total, total,
+                                     v.ind_size, v.loc ? *v.loc : SourceLoc{});
     }
     offs[i] = off;
   }
@@ -136,9 +136,10 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
         for (int64_t e : ap.tile_shape) ne *= e;
         for (int k2 = 0; k2 < v.rank; ++k2) nd *= dom.extent(k2);
         if (ne != nd)
-          err_not_supported("an access of tile shape " + sema::describe("", ap.tile_shape) +
-                                " onto a tile of a different size",
-                            loc);
+          err_not_supported_in_simulator("an access of tile shape " +
+                                             sema::describe("", ap.tile_shape) +
+                                             " onto a tile of a different size",
+                                         loc);
         v.linear = true;
         return v;
       }
@@ -172,11 +173,12 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
       v.ind_base = base; // refined per run below when the static part varies
       for (int a = 0; a < kMaxRank; ++a)
         if (dstride[a] != 0)
-          err_not_supported("an indirect index whose static part varies along the tile", loc);
+          err_not_supported_in_simulator(
+              "an indirect index whose static part varies along the tile", loc);
       continue;
     }
     if (visited && (mn < 0 || mx >= shape[d]))
-      err_out_of_bounds(v.tensor->name, d, mn, mx, shape[d], loc);
+      err_tensor_access_out_of_bound(v.tensor->name, d, mn, mx, shape[d], loc);
   }
   if (ap.indirect) {
     pool.push_back(resolve(storage, k, *ap.indirect, dom, env, loc, pool));

@@ -5,26 +5,27 @@
 namespace nki::sim {
 
 void err_sbuf_overflow(int64_t required, int64_t available, const ir::SourceLoc& loc) {
-  throw sema::NkiError("RuntimeError",
+  throw sema::NkiError(sema::Code::of(__func__), "RuntimeError",
                        "stack overflow: required sbuf size " + std::to_string(required) +
                            " exceeds available sbuf size " + std::to_string(available),
                        loc);
 }
 
 void err_psum_overflow(int64_t required, int64_t available, const ir::SourceLoc& loc) {
-  throw sema::NkiError("RuntimeError",
+  throw sema::NkiError(sema::Code::of(__func__), "RuntimeError",
                        "stack overflow: required psum banks " + std::to_string(required) +
                            " exceeds available psum banks " + std::to_string(available),
                        loc);
 }
 
-void err_not_supported(const std::string& opcode, const ir::SourceLoc& loc) {
-  throw sema::NkiError("NotImplementedError", "not supported in the simulator yet: " + opcode, loc);
+void err_not_supported_in_simulator(const std::string& opcode, const ir::SourceLoc& loc) {
+  throw sema::NkiError(sema::Code::of(__func__), "NotImplementedError",
+                       "not supported in the simulator yet: " + opcode, loc);
 }
 
-void err_out_of_bounds(const std::string& tensor, size_t dim, int64_t lo, int64_t hi, int64_t size,
-                       const ir::SourceLoc& loc) {
-  throw sema::NkiError("IndexError",
+void err_tensor_access_out_of_bound(const std::string& tensor, size_t dim, int64_t lo, int64_t hi,
+                                    int64_t size, const ir::SourceLoc& loc) {
+  throw sema::NkiError(sema::Code::of(__func__), "IndexError",
                        "Out-of-bound access for tensor `" + tensor + "` on dimension " +
                            std::to_string(dim) + ": index range [" + std::to_string(lo) + ", " +
                            std::to_string(hi) + "] exceed dimension size of " +
@@ -33,14 +34,14 @@ void err_out_of_bounds(const std::string& tensor, size_t dim, int64_t lo, int64_
 }
 
 void err_while_limit(int64_t iterations, const ir::SourceLoc& loc) {
-  throw sema::NkiError("RuntimeError",
+  throw sema::NkiError(sema::Code::of(__func__), "RuntimeError",
                        "the while loop did not end after " + std::to_string(iterations) +
                            " iterations (its condition never became false)",
                        loc);
 }
 
-void err_input(const std::string& message) {
-  throw sema::NkiError("ValueError", message);
+void err_simulate_input_mismatch(const std::string& message) {
+  throw sema::NkiError(sema::Code::of(__func__), "ValueError", message);
 }
 
 std::string warn_unwritten_read(const std::string& tensor, const std::vector<int64_t>& index,

@@ -13,14 +13,16 @@ namespace nki::sim {
 [[noreturn]] void err_sbuf_overflow(int64_t required, int64_t available, const ir::SourceLoc& loc);
 [[noreturn]] void err_psum_overflow(int64_t required, int64_t available, const ir::SourceLoc& loc);
 /// An opcode the core emits that the simulator does not execute yet.
-[[noreturn]] void err_not_supported(const std::string& opcode, const ir::SourceLoc& loc);
+[[noreturn]] void err_not_supported_in_simulator(const std::string& opcode,
+                                                 const ir::SourceLoc& loc);
 /// A run-time (indirect) index outside its tensor.
-[[noreturn]] void err_out_of_bounds(const std::string& tensor, size_t dim, int64_t lo, int64_t hi,
-                                    int64_t size, const ir::SourceLoc& loc);
+[[noreturn]] void err_tensor_access_out_of_bound(const std::string& tensor, size_t dim, int64_t lo,
+                                                 int64_t hi, int64_t size,
+                                                 const ir::SourceLoc& loc);
 /// A do-while loop that kept going.
 [[noreturn]] void err_while_limit(int64_t iterations, const ir::SourceLoc& loc);
 /// Inputs that do not match the kernel's parameters.
-[[noreturn]] void err_input(const std::string& message);
+[[noreturn]] void err_simulate_input_mismatch(const std::string& message);
 
 /// "reading memory that was never written: ..." (the first such read of a run).
 std::string warn_unwritten_read(const std::string& tensor, const std::vector<int64_t>& index,

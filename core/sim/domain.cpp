@@ -3,6 +3,7 @@
 #include <climits>
 
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sim/access.h"
 
 namespace nki::sim {
@@ -64,7 +65,7 @@ bool Env::holds(const Predicate& p) const {
 
 Domain::Domain(const std::vector<int64_t>& shape, const Predicate& mask, const Env& env) {
   rank_ = shape.empty() ? 1 : static_cast<int>(shape.size());
-  if (rank_ > kMaxRank) throw sema::NkiError("ValueError", "tiles of rank > 8 are not supported");
+  if (rank_ > kMaxRank) sema::err_tile_rank_limit(kMaxRank);
   for (int k = 0; k < rank_; ++k) {
     shape_[k] = shape.empty() ? 1 : shape[k];
     if (shape_[k] <= 0) none_ = true;
@@ -81,7 +82,7 @@ Domain::Domain(const std::vector<int64_t>& shape, const Predicate& mask, const E
       if (!compare(t.c, t.op)) none_ = true;
       continue;
     }
-    if (t.op == CmpOp::Ne) throw sema::NkiError("ValueError", "'not equal' mask is not supported");
+    if (t.op == CmpOp::Ne) sema::err_mask_not_equal_not_supported();
     terms_.push_back(t);
   }
 }

@@ -163,7 +163,7 @@ void Exec::warn(const std::string& message, const SourceLoc* loc) {
 }
 
 void Exec::unsupported(const std::string& what) const {
-  err_not_supported(what, cur ? cur->loc : SourceLoc{});
+  err_not_supported_in_simulator(what, cur ? cur->loc : SourceLoc{});
 }
 
 ExecFn ExecTable::find(const std::string& opcode) const {

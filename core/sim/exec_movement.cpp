@@ -131,7 +131,7 @@ void exec_gather_flattened(Exec& ex, const Instruction& in) {
       read_i64(idx, pos, lo + c, m, iv, ex);
       for (int64_t i = 0; i < m; ++i) {
         if (iv[i] < 0 || iv[i] >= free)
-          err_out_of_bounds(dv.tensor->name, 1, iv[i], iv[i], free, in.loc);
+          err_tensor_access_out_of_bound(dv.tensor->name, 1, iv[i], iv[i], free, in.loc);
         vals[i] = data[static_cast<size_t>(p * free + iv[i])];
       }
       write_f32(out, pos, lo + c, m, vals);

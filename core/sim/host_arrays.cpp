@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sim/host.h"
 #include "sim/host_ops.h"
 #include "sim/numerics.h"
@@ -271,7 +272,7 @@ std::string request(const std::string& text) {
   const std::string& op = j["op"].string();
   auto type = [&](const char* key) {
     auto t = parse_htype(j[key].string());
-    if (!t) throw sema::NkiError("TypeError", "unsupported host array dtype " + j[key].string());
+    if (!t) sema::err_unsupported_host_dtype(j[key].string());
     return *t;
   };
   if (op == "new") {

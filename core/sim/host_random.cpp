@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "sema/sema.h"
+#include "sema/sema_api.h"
 #include "sim/host_ops.h"
 
 namespace nki::sim::host {
@@ -88,8 +89,7 @@ Mt19937& rng() {
 std::string random(const Json& j) {
   if (j["op"].string() == "seed") {
     int64_t s = j["seed"].integer();
-    if (s < 0 || s > 0xffffffffLL)
-      throw sema::NkiError("ValueError", "Seed must be between 0 and 2**32 - 1");
+    if (s < 0 || s > 0xffffffffLL) sema::err_seed_out_of_range();
     rng().seed(static_cast<uint32_t>(s));
     return "null";
   }

@@ -12,7 +12,7 @@ Interpreter::Interpreter(const Kernel& k, Storage& storage, RunLog& log, const S
   fns_.resize(k.instructions().size(), nullptr);
   for (const Instruction& in : k.instructions()) {
     ExecFn f = table.find(in.opcode);
-    if (!f) err_not_supported(in.opcode, in.loc);
+    if (!f) err_not_supported_in_simulator(in.opcode, in.loc);
     fns_[static_cast<size_t>(in.id)] = f;
   }
   ex_.env.iv.assign(k.loop_axes().size(), 0);

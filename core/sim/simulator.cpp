@@ -11,7 +11,8 @@ Simulator::Simulator(std::shared_ptr<const Kernel> kernel, SimOptions opts)
     : kernel_(std::move(kernel)), opts_(opts), storage_(*kernel_) {}
 
 uint8_t* Simulator::input(size_t i) {
-  if (i >= num_inputs()) err_input("the kernel has " + std::to_string(num_inputs()) + " inputs");
+  if (i >= num_inputs())
+    err_simulate_input_mismatch("the kernel has " + std::to_string(num_inputs()) + " inputs");
   return storage_.buffer(kernel_->params()[i]).bytes();
 }
 

@@ -39,6 +39,7 @@ void set_pending(Pending kind, std::string message) {
 std::string diagnostic_json(const sema::NkiError& e) {
   util::JsonWriter w;
   w.begin_object().key("kind").value(e.kind()).key("message").value(e.what());
+  w.key("code").value(e.code());
   w.key("file").value(e.loc().file).key("line").value(e.loc().line);
   w.key("col").value(e.loc().col).end_object();
   return w.take();

@@ -10,7 +10,7 @@
 // normally keeps every C++ frame's destructors in play (shared/docs/toolchain.md §1.4).
 //
 // User diagnostics (sema::NkiError) become an Error named "NkiError" whose message is JSON
-// {kind, message, file, line, col}; everything else is an "InternalError".
+// {kind, message, code, file, line, col}; everything else is an "InternalError".
 #include <exception>
 #include <string>
 #include <type_traits>
