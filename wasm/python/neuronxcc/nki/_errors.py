@@ -1,5 +1,6 @@
 """How a failing script is reported: ``file:line:col: error: Class: message``, the source line
-and a caret under the failing expression, then the user's own frames (never this package's).
+and a caret under the failing expression, a ``see: docs/errors.md#<code>`` line when the
+diagnostic has a code (``exc.nki_code``), then the user's own frames (never this package's).
 A bug in nki-playground itself is reported as an internal error with the full traceback.
 """
 import linecache
@@ -11,6 +12,16 @@ from . import _loc
 from ._core import NkiInternalError
 
 _STDLIB_DIR = os.path.dirname(os.__file__)
+
+# The errors page has one section per diagnostic code; CI logs and the CLI print this link.
+DOCS_LINK = "see: docs/errors.md#"
+
+
+def coded(exc, code):
+    """``exc`` with the stable id ``code`` (a section of docs/errors.md): for the surface's own
+    user-facing errors; the core's diagnostics get theirs from the core."""
+    exc.nki_code = code
+    return exc
 
 
 def _is_library(filename):
@@ -81,6 +92,9 @@ def format_exception(exc):
         out.append(_source_snippet(file, line, col, end_line, end_col))
     else:
         out.append(f"error: {kind}: {message}\n")
+    code = getattr(exc, "nki_code", None)
+    if code:
+        out.append(f"    {DOCS_LINK}{code}\n")
     frames = _user_frames(exc.__traceback__)
     if len(frames) > 1:
         out.append("Traceback (most recent call last; nki-playground frames hidden):\n")

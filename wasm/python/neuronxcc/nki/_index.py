@@ -6,6 +6,8 @@ arithmetic), ``(128, 1)`` for ``nl.arange(128)[:, None]``. Arange terms are keye
 of that shape they vary along; shapes broadcast right-aligned as NumPy's do.
 """
 
+from ._errors import coded
+
 
 def _broadcast(s1, s2):
     n = max(len(s1), len(s2))
@@ -52,8 +54,9 @@ class IndexExpr:
             return IndexExpr(self.c % k)
         (kind, axis), coeff = next(iter(self.terms.items()))
         if len(self.terms) != 1 or kind != "L" or coeff != 1:
-            raise TypeError("index expressions must stay affine: only a loop variable plus a "
-                            "constant can be taken modulo an integer (`i % 2`, `(i + 1) % 2`)")
+            raise coded(TypeError("index expressions must stay affine: only a loop variable plus "
+                                  "a constant can be taken modulo an integer (`i % 2`, "
+                                  "`(i + 1) % 2`)"), "non-affine-index-expression")
         return IndexExpr(0, {("M", (axis, k, self.c % k)): 1}, self.shape, self.grid)
 
     def __floordiv__(self, k):
@@ -67,8 +70,9 @@ class IndexExpr:
                              self.shape, self.grid)
         (kind, axis), coeff = next(iter(self.terms.items()))
         if len(self.terms) != 1 or kind != "L" or coeff != 1:
-            raise TypeError("index expressions must stay affine: only a loop variable plus a "
-                            "constant can be divided by an integer (`i // 2`)")
+            raise coded(TypeError("index expressions must stay affine: only a loop variable plus "
+                                  "a constant can be divided by an integer (`i // 2`)"),
+                        "non-affine-index-expression")
         return IndexExpr(0, {("D", (axis, k, self.c)): 1}, self.shape, self.grid)
 
     @property
@@ -124,8 +128,8 @@ class IndexExpr:
             if isinstance(k, IndexExpr) and not k.terms:
                 k = k.c
             elif self.terms or not isinstance(k, IndexExpr):
-                raise TypeError("index expressions must stay affine: they can only be scaled "
-                                "by an integer")
+                raise coded(TypeError("index expressions must stay affine: they can only be "
+                                      "scaled by an integer"), "non-affine-index-expression")
             else:
                 return k * self.c
         return IndexExpr(self.c * k, {key: co * k for key, co in self.terms.items()} if k else {},
@@ -162,14 +166,15 @@ class IndexExpr:
 
     def __index__(self):
         if self.terms:
-            raise TypeError("a symbolic index (loop variable or program id) has no concrete "
-                            "value at trace time; use it inside index expressions")
+            raise coded(TypeError("a symbolic index (loop variable or program id) has no "
+                                  "concrete value at trace time; use it inside index "
+                                  "expressions"), "symbolic-index-has-no-value")
         return self.c
 
     def __bool__(self):
         if self.terms:
-            raise TypeError("a symbolic index (loop variable or program id) has no truth value "
-                            "at trace time")
+            raise coded(TypeError("a symbolic index (loop variable or program id) has no truth "
+                                  "value at trace time"), "symbolic-index-has-no-value")
         return bool(self.c)
 
 

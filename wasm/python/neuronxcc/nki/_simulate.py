@@ -14,6 +14,7 @@ import time
 
 from . import _core, _dtypes, _results
 from ._numpy_compat import ensure_numpy, is_fallback
+from ._errors import coded
 
 _said = set()
 
@@ -127,8 +128,9 @@ def run(trace, inputs, options=None, zero_placeholders=False):
             view = _call(sim.input_view, i)
             if isinstance(value, TensorType):
                 if not zero_placeholders:
-                    raise TypeError(f"{trace.kernel_name}(): parameter '{name}' is a placeholder "
-                                    f"{value!r}; running a kernel needs an array")
+                    raise coded(TypeError(f"{trace.kernel_name}(): parameter '{name}' is a "
+                                          f"placeholder {value!r}; running a kernel needs an "
+                                          "array"), "simulate-input-mismatch")
                 view.fill(0)
                 # zeros, made only when small enough to be recorded (benchmark placeholders
                 # can be hundreds of MB)
@@ -138,8 +140,9 @@ def run(trace, inputs, options=None, zero_placeholders=False):
             dtype = _dtypes.name_of(value.dtype)
             data = to_bytes(value, dtype)
             if len(data) != view.length:
-                raise ValueError(f"{trace.kernel_name}(): parameter '{name}' has {len(data)} "
-                                 f"bytes, the kernel expects {view.length}")
+                raise coded(ValueError(f"{trace.kernel_name}(): parameter '{name}' has "
+                                       f"{len(data)} bytes, the kernel expects {view.length}"),
+                            "simulate-input-mismatch")
             view.assign(data)
             record["inputs"].append((name, value.shape, dtype, data))
         t0 = time.perf_counter()

@@ -6,6 +6,7 @@ as ``nl.add`` & co. Shapes, dtypes and buffers come back from the core with ever
 from . import _dtypes, _loc
 from ._index import IndexExpr, layout_grid_indices_with_order, Predicate
 from .compiler.backends.neuron.nki_ctx import nki_ctx
+from ._errors import coded
 
 
 class NkiTensor:
@@ -124,11 +125,12 @@ class NkiTensor:
         return self._inplace(other, "divide")
 
     def __iter__(self):
-        raise TypeError("a tensor cannot be iterated at trace time; index it with nl.arange or "
-                        "loop with nl.affine_range")
+        raise coded(TypeError("a tensor cannot be iterated at trace time; index it with "
+                              "nl.arange or loop with nl.affine_range"), "tensor-not-iterable")
 
     def __bool__(self):
-        raise ValueError("Cannot evaluate truth value of a multi-element tensor/array.")
+        raise coded(ValueError("Cannot evaluate truth value of a multi-element tensor/array."),
+                    "ambiguous-tensor-truth-value")
 
     # --- arithmetic --------------------------------------------------------------------------
     def __add__(self, other):

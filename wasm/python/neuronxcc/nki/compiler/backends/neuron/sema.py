@@ -15,12 +15,14 @@ _CLASSES = {"NKISyntaxError": NKISyntaxError}
 
 
 def diagnostic_to_exception(d):
-    """Builds the exception for a core diagnostic ``{kind, message, file, line, col}``."""
+    """Builds the exception for a core diagnostic ``{kind, message, code, file, line, col}``.
+    ``exc.nki_code`` is the diagnostic's stable id, the anchor of its section in docs/errors.md."""
     cls = _CLASSES.get(d["kind"]) or getattr(builtins, d["kind"], None)
     if not (isinstance(cls, type) and issubclass(cls, BaseException)):
         cls = NKISyntaxError
     exc = cls(d["message"])
     exc.nki_kind = d["kind"]
+    exc.nki_code = d.get("code") or None
     if d.get("line"):
         exc.nki_loc = (d["file"], d["line"], d["col"])
     return exc

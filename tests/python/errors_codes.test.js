@@ -1,0 +1,96 @@
+// Diagnostic codes end to end: the core's code reaches Python as exc.nki_code, the error output
+// links the errors page under the caret, the surface's own coded errors do the same, and every
+// code the Python surface gives has a section in docs/errors.md (the core's are checked by
+// tests/core/diagnostic_codes_test.cpp).
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+
+import { HEAD, pythonHarness, script } from "./harness.js";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const h = pythonHarness("c.py");
+
+/** Section anchors of docs/errors.md (`### code` headings). */
+function documentedCodes() {
+  const doc = readFileSync(join(ROOT, "docs/errors.md"), "utf8");
+  return new Set([...doc.matchAll(/^#{2,4} `?([a-z0-9-]+)`?\s*$/gm)].map((m) => m[1]));
+}
+
+function pythonFiles(dir) {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) return pythonFiles(p);
+    return n.endsWith(".py") ? [p] : [];
+  });
+}
+
+function run(src) {
+  h.err = "";
+  const r = h.runtime.runSource(src, { filename: "c.py" });
+  return { exitCode: r.exitCode, err: h.err };
+}
+
+describe("diagnostic codes", () => {
+  test("a core diagnostic prints the errors-page link right after its caret", () => {
+    const src = script("a", "    t = nl.exp(a)\n    return t", "nt.tensor[[128, 512], nl.float32]");
+    const r = run(src);
+    expect(r.exitCode).toBe(1);
+    const lines = r.err.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("c.py:") && l.includes(": error: TypeError:"));
+    expect(at, r.err).toBeGreaterThanOrEqual(0);
+    expect(lines[at + 1]).toBe("    t = nl.exp(a)");
+    expect(lines[at + 2]).toMatch(/^ {4} *\^~*$/);
+    expect(lines[at + 3]).toBe("    see: docs/errors.md#unsupported-memory");
+  });
+
+  test("the code reaches Python as exc.nki_code", async () => {
+    let out = "";
+    const { createNodeRuntime } = await import("../../wasm/js/node.mjs");
+    const rt = await createNodeRuntime({ stdout: (t) => (out += t), stderr: () => {} });
+    const src = `${HEAD}@nki.jit
+def k(a):
+    return nl.exp(a)
+try:
+    nki.trace_kernel(k, nt.tensor[[128, 512], nl.float32])
+except TypeError as e:
+    print("code", e.nki_code)
+try:
+    nl.zeros((128, 1), dtype=nl.float32)
+except RuntimeError as e:
+    print("code", e.nki_code)
+`;
+    expect(rt.runSource(src, { filename: "c.py" }).exitCode).toBe(0);
+    expect(out).toBe("code unsupported-memory\ncode nki-api-outside-of-nki-kernel\n");
+  });
+
+  test("a surface error with a stable identity links its section too", () => {
+    const body = "    for i in nl.affine_range(2):\n        for j in nl.affine_range(2):\n" +
+      "            x = nl.load(a[i * j, 0:512])\n    return a";
+    const r = run(script("a", body, "nt.tensor[[128, 512], nl.float32]"));
+    expect(r.exitCode).toBe(1);
+    expect(r.err).toContain("error: TypeError: index expressions must stay affine");
+    expect(r.err).toContain("\n    see: docs/errors.md#non-affine-index-expression\n");
+  });
+
+  test("an error without a code (the user's own exception) prints no link", () => {
+    const r = run(`${HEAD}raise ValueError("mine")\n`);
+    expect(r.exitCode).toBe(1);
+    expect(r.err).toContain("error: ValueError: mine");
+    expect(r.err).not.toContain("see: docs/errors.md");
+  });
+
+  test("every code the Python surface gives has a section in docs/errors.md", () => {
+    const docs = documentedCodes();
+    const codes = new Set();
+    for (const f of pythonFiles(join(ROOT, "wasm/python/neuronxcc"))) {
+      const text = readFileSync(f, "utf8");
+      for (const m of text.matchAll(/coded\([\s\S]*?,\s*"([a-z0-9-]+)"\)/g)) codes.add(m[1]);
+      for (const m of text.matchAll(/raise_diagnostic\(\s*"err_([a-z0-9_]+)"/g))
+        codes.add(m[1].replaceAll("_", "-"));
+    }
+    expect(codes.size).toBeGreaterThan(15);
+    const missing = [...codes].filter((c) => !docs.has(c));
+    expect(missing).toEqual([]);
+  });
+});
