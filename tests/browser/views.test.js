@@ -16,25 +16,9 @@ const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.met
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const LINE_HEIGHT = 18; // web/src/ir/ir-view.js
 
-// 20 × (an affine loop around ~1000 unrolled adds): a 20,000-line IR with foldable regions; and
+// A kernel with a 20,000-line IR and foldable regions (also used by scripts/bench-views.mjs); and
 // a kernel whose name is HTML.
-const BIG = `
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.typing as nt
-
-@nki.jit
-def big(a):
-    out = nl.ndarray((128, 64 * 20), dtype=a.dtype, buffer=nl.shared_hbm)
-    for j in nl.static_range(20):
-        for i in nl.affine_range(1):
-            t = nl.load(a)
-            sums = [nl.add(t, float(k)) for k in range(998)]
-            nl.store(out[:, j * 64:(j + 1) * 64], value=t)
-    return out
-
-nki.trace_kernel(big, nt.tensor[[128, 64], nl.float32])
-`;
+const BIG = readFileSync(new URL("./fixtures/big_ir.py", import.meta.url), "utf8");
 // 80 × two nested affine loops: 321 regions, enough for deep boxes to start collapsed.
 const MANY = `
 import neuronxcc.nki as nki
@@ -131,6 +115,15 @@ describe("IR view", () => {
     }
     const height = await page.$eval("#ir .nkp-ir-spacer", (el) => el.getBoundingClientRect().height);
     expect(height).toBe(lines * LINE_HEIGHT);
+    // Its 20 loops fold: folding every one leaves the kernel's frame and the 20 loop lines.
+    const loops = await page.evaluate(() => [...window.__index.regions.values()].filter((r) => r.kind === "LoopScope").map((r) => r.id));
+    expect(loops.length).toBe(20);
+    await page.evaluate((ids) => ids.forEach((id) => window.__views.ir.toggleFold(id)), loops);
+    const folded = await page.$eval("#ir .nkp-ir-spacer", (el) => el.getBoundingClientRect().height / 18);
+    const hidden = await page.evaluate((ids) =>
+      ids.reduce((n, id) => { const [a, b] = window.__index.irRangeForRegion(id); return n + (b - a); }, 0), loops);
+    expect(folded).toBe(lines - hidden);
+    expect(folded).toBeLessThan(30);
     // The tokens carry the ir-<cls> classes.
     const classes = await page.$$eval("#ir .nkp-ir-code span", (els) => [...new Set(els.map((e) => e.className))].sort());
     expect(classes).toEqual(expect.arrayContaining(["ir-loc", "ir-op", "ir-punct", "ir-type", "ir-val"]));

@@ -27,6 +27,10 @@ const IDENT_RE = /[A-Za-z_][A-Za-z_0-9]*/y;
 const ENGINE_OP_RE = /[A-Za-z_][A-Za-z_0-9]*\.[A-Za-z_][A-Za-z_0-9]*/y;
 const SPACE_RE = /\s+/y;
 const PUNCT = "[](){},:=*+-<>&!/";
+const BUFFER_START = new Set(["h", "s", "p", "i"]); // first letters of BUFFERS: skips most regex tries
+
+const isWordStart = (c) => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_";
+const isWordChar = (c) => isWordStart(c) || (c >= "0" && c <= "9");
 
 function matchAt(re, text, i) {
   re.lastIndex = i;
@@ -55,10 +59,11 @@ function scanBody(text, out) {
       push(out, m, "val");
     } else if (ch === "@" && (m = matchAt(NAME_RE, text, i))) {
       push(out, m, "val");
-    } else if ((m = matchAt(TYPE_RE, text, i)) && (i === 0 || !/[A-Za-z_0-9]/.test(text[i - 1]))) {
+    } else if (isWordStart(ch) && BUFFER_START.has(ch) && (i === 0 || !isWordChar(text[i - 1])) &&
+               (m = matchAt(TYPE_RE, text, i))) {
       push(out, m, "type");
       sawStructure = true;
-    } else if (/[A-Za-z_]/.test(ch)) {
+    } else if (isWordStart(ch)) {
       const engineOp = matchAt(ENGINE_OP_RE, text, i);
       const word = matchAt(IDENT_RE, text, i);
       if (engineOp && !sawOp && !sawStructure) {
@@ -78,7 +83,7 @@ function scanBody(text, out) {
       } else {
         push(out, m, "");
       }
-    } else if (/[0-9]/.test(ch) && (m = matchAt(NUM_RE, text, i))) {
+    } else if (ch >= "0" && ch <= "9" && (m = matchAt(NUM_RE, text, i))) {
       push(out, m, "num");
     } else if (PUNCT.includes(ch)) {
       m = ch;
