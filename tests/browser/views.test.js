@@ -314,6 +314,22 @@ describe("simulation view and escaping", () => {
     expect(page.errors).toEqual([]);
   });
 
+  test("dark colour scheme: the panes follow the inherited color-scheme", async () => {
+    await mount(traces.causal, simulations());
+    const bg = () => page.$eval("#ir .nkp-ir", (e) => getComputedStyle(e).backgroundColor);
+    const kw = () => page.$eval("#ir .ir-kw", (e) => getComputedStyle(e).color);
+    await page.emulateMedia({ colorScheme: "light" });
+    const light = [await bg(), await kw()];
+    await page.emulateMedia({ colorScheme: "dark" });
+    const dark = [await bg(), await kw()];
+    expect(light[0]).toBe("rgb(255, 255, 255)");
+    expect(dark[0]).toBe("rgb(13, 17, 23)");
+    expect(dark[1]).not.toBe(light[1]);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, "views-dark.png") });
+    await page.emulateMedia({ colorScheme: "light" });
+  });
+
   test("two kernels, one of 20,000 lines, side by side: bounded rows; screenshot", async () => {
     await mount([...traces.causal, ...traces.big]);
     mkdirSync(SCREENSHOTS, { recursive: true });
