@@ -16,9 +16,10 @@ const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.met
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const LINE_HEIGHT = 18; // web/src/ir/ir-view.js
 
-// A kernel with a 20,000-line IR and foldable regions (also used by scripts/bench-views.mjs); and
-// a kernel whose name is HTML.
+// A kernel with a 20,000-line IR and foldable regions (also used by scripts/bench-views.mjs).
 const BIG = readFileSync(new URL("./fixtures/big_ir.py", import.meta.url), "utf8");
+// A kernel named <b>x</b> with HTML in its device_print and comparison, simulated on a ramp.
+const HTML_NAMES = readFileSync(new URL("./fixtures/html_names.py", import.meta.url), "utf8");
 // 80 × two nested affine loops: 321 regions, enough for deep boxes to start collapsed.
 const MANY = `
 import neuronxcc.nki as nki
@@ -37,21 +38,10 @@ def many(a):
 
 nki.trace_kernel(many, nt.tensor[[128, 64], nl.float32])
 `;
-const HTML_NAME = `
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.typing as nt
-
-def weird(a):
-    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
-    nl.store(out, value=nl.load(a))
-    return out
-weird.__name__ = weird.__qualname__ = "<b>x</b>"
-nki.trace_kernel(nki.jit(weird), nt.tensor[[128, 64], nl.float32])
-`;
 
 let server, url, context, profileDir, page;
 const traces = {};
+let realSims; // html_names.py's simulations, as runSource returns them
 
 beforeAll(async () => {
   if (!existsSync(join(SITE, "views-test.html"))) {
@@ -59,13 +49,14 @@ beforeAll(async () => {
   }
   const runtime = await createNodeRuntime({ stdout: () => {}, stderr: () => {} });
   const run = (source, filename) => {
-    const { exitCode, traces: t } = runtime.runSource(source, { filename });
+    const { exitCode, traces: t, simulations } = runtime.runSource(source, { filename });
     expect(exitCode).toBe(0);
+    if (filename === "html_names.py") realSims = simulations;
     return t;
   };
   traces.causal = run(readFileSync(new URL("../../kernels/causal_blocks.py", import.meta.url), "utf8"), "causal_blocks.py");
   traces.big = run(BIG, "big.py");
-  traces.html = run(HTML_NAME, "weird.py");
+  traces.html = run(HTML_NAMES, "html_names.py");
   traces.many = run(MANY, "many.py");
   ({ server, url } = await serve({ root: SITE, port: 0 }));
   profileDir = mkdtempSync(join(tmpdir(), "nki-chromium-profile-"));
@@ -91,8 +82,10 @@ afterAll(async () => {
 });
 
 // Traces cross as one JSON string: CDP serializes a 16 MB object argument ~20× slower.
+// Float32Array data is sent as plain arrays (NaN as null); the harness makes them typed again.
+const plain = (_, v) => (v instanceof Float32Array ? Array.from(v, (x) => (Number.isNaN(x) ? null : x)) : v);
 const mount = (t, sims = []) =>
-  page.evaluate(([t, s]) => window.__mount(JSON.parse(t), JSON.parse(s)), [JSON.stringify(t), JSON.stringify(sims)]);
+  page.evaluate(([t, s]) => window.__mount(JSON.parse(t), JSON.parse(s)), [JSON.stringify(t), JSON.stringify(sims, plain)]);
 const nextFrame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const renderedLines = () =>
   page.$$eval("#ir .nkp-ir-line", (els) => els.map((e) => [Number(e.dataset.line), e.querySelector(".nkp-ir-code").textContent]));
@@ -234,88 +227,97 @@ describe("region view", () => {
   });
 });
 
-// A simulation in the worker protocol's shape (the runtime on this branch does not simulate
-// yet): a 128×64 ramp, a 3-D input, a tensor too big to keep, a comparison, prints, a warning.
-function simulations() {
-  const ramp = Array.from({ length: 128 * 64 }, (_, i) => i);
+// Edge cases in the worker protocol's shape that the example kernels do not produce: a 3-D
+// tensor, one averaged down to 512 × 512, one too big to keep, one all NaN, a simulator warning.
+function edgeSimulations() {
   const cube = Array.from({ length: 24 }, (_, i) => (i % 5) - 2);
-  const actual = ramp.map((v, i) => (i === 100 ? v + 3 : v));
+  const wide = Array.from({ length: 600 * 700 }, (_, i) => i % 700);
   const t = (name, shape, data) => ({ name, shape, dtype: "float32", data,
-    min: data.reduce((a, b) => Math.min(a, b)), max: data.reduce((a, b) => Math.max(a, b)), mean: data.reduce((a, b) => a + b, 0) / data.length });
+    min: data.reduce((a, b) => Math.min(a, b)), max: data.reduce((a, b) => Math.max(a, b)),
+    mean: data.reduce((a, b) => a + b, 0) / data.length });
   return [{
-    kernel: "<b>x</b>",
-    outputs: [t("out", [128, 64], ramp), { name: "huge", shape: [4096, 4096], dtype: "float32", data: null, min: 0, max: 1, mean: 0.5 }],
-    inputs: [t("cube", [2, 3, 4], cube), t("wide", [600, 700], Array.from({ length: 600 * 700 }, (_, i) => i % 700))],
-    prints: [{ text: "<img src=x onerror=alert(1)> tile = 7", file: "weird.py", line: 9, col: 5 }],
-    warnings: [{ message: "read of never-written memory <i>t</i>", file: "weird.py", line: 7, col: 11 }],
-    comparisons: [{ label: "out vs numpy", ok: false, max_abs_err: 3, expected: t("expected", [128, 64], ramp),
-      actual: t("actual", [128, 64], actual), file: "weird.py", line: 12, col: 1 }],
+    kernel: "edges",
+    outputs: [{ name: "huge", shape: [4096, 4096], dtype: "float32", data: null, min: 0, max: 1, mean: 0.5 },
+      { name: "unset", shape: [4, 4], dtype: "float32", data: new Float32Array(16).fill(NaN), min: null, max: null, mean: null, nan_count: 16 }],
+    inputs: [t("cube", [2, 3, 4], cube), t("wide", [600, 700], wide)],
+    prints: [],
+    warnings: [{ message: "read of never-written memory <i>t</i>", file: "edges.py", line: 7, col: 11 }],
+    comparisons: [],
   }];
 }
 
+const pixelOf = (locator, x, y) => locator.evaluate((c, [x, y]) => [...c.getContext("2d").getImageData(x, y, 1, 1).data], [x, y]);
+// Hovered canvases are scrolled into the pane first (mouse events need them on screen).
+async function hover(locator, fx, fy) {
+  await locator.scrollIntoViewIfNeeded();
+  const b = await locator.boundingBox();
+  await page.mouse.move(b.x + fx(b.width), b.y + fy(b.height));
+  return locator.getAttribute("title");
+}
+
 describe("simulation view and escaping", () => {
-  test("heatmaps, stats, comparisons, prints and warnings", async () => {
-    await mount(traces.html, simulations());
+  test("a real simulation: heatmaps, stats, the failed comparison, device_print", async () => {
+    expect(realSims.length).toBe(1);
+    await mount(traces.html, realSims);
     const sizes = await page.$$eval("#sim canvas.nkp-heatmap", (els) => els.map((c) => [c.width, c.height]));
-    // expected, actual, |difference|, out, cube (3-D → 6 rows × 4 cols, cells scaled up), wide.
-    expect(sizes).toEqual([[128, 128], [128, 128], [128, 128], [128, 128], [128, 126], [512, 512]]);
-    const pixel = (sel, x, y) => page.$eval(sel, (c, [x, y]) => [...c.getContext("2d").getImageData(x, y, 1, 1).data], [x, y]);
-    const out = ".nkp-sim-outputs canvas.nkp-heatmap";
-    expect(await pixel(out, 0, 0)).toEqual([48, 18, 84, 255]); // the minimum: the ramp's first colour
-    expect(await pixel(out, 127, 127)).toEqual([250, 230, 40, 255]); // the maximum: its last
-    const diff = ".nkp-compare canvas.nkp-heatmap >> nth=2";
-    expect(await page.locator(diff).evaluate((c) => [...c.getContext("2d").getImageData(0, 0, 1, 1).data])).toEqual([48, 18, 84, 255]);
-    expect(await page.textContent(".nkp-compare")).toContain("max abs error 3");
+    // expected, actual, |difference|, out, a: 128 rows × 64 cols, columns drawn 2 px wide.
+    expect(sizes).toEqual(Array(5).fill([128, 128]));
+    const input = page.locator(".nkp-sim-inputs canvas.nkp-heatmap");
+    expect(await pixelOf(input, 0, 0)).toEqual([48, 18, 84, 255]); // the ramp's minimum: first colour
+    expect(await pixelOf(input, 127, 127)).toEqual([250, 230, 40, 255]); // its maximum: the last
+    // |out − (a + 2)| is 1 everywhere: the top of its own [0, 1] scale.
+    expect(await pixelOf(page.locator(".nkp-compare canvas.nkp-heatmap").nth(2), 60, 60)).toEqual([250, 230, 40, 255]);
+    expect(await page.textContent(".nkp-compare")).toContain("max abs error 1");
     expect(await page.textContent(".nkp-badge")).toBe("failed");
-    expect(await page.textContent(".nkp-sim-outputs")).toContain("min 0  max 8191  mean 4095.5");
-    expect(await page.textContent(".nkp-sim-outputs")).toContain("values not kept (16,777,216 elements)");
-    // Hover: the element under the pointer and its value (the ramp's value is its flat index).
-    // Hovered canvases are scrolled into the pane first (mouse events need them on screen).
-    await page.locator(out).scrollIntoViewIfNeeded();
-    const box = await page.locator(out).boundingBox();
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    const [, r, c, v] = (await page.getAttribute(out, "title")).match(/^out\[(\d+), (\d+)\] = (\d+)$/).map(Number);
+    expect(await page.textContent(".nkp-compare-label")).toContain("<i>close</i>");
+    expect(await page.textContent(".nkp-sim-outputs")).toContain("min 1  max 8192  mean 4096.5");
+    // Hover: the element under the pointer and its value (out = a + 1 = flat index + 1).
+    const out = page.locator(".nkp-sim-outputs canvas.nkp-heatmap");
+    const [, r, c, v] = (await hover(out, (w) => w / 2, (h) => h / 2)).match(/^out\[(\d+), (\d+)\] = (\d+)$/).map(Number);
     expect(Math.abs(r - 64) <= 1 && Math.abs(c - 32) <= 1).toBe(true);
-    expect(v).toBe(r * 64 + c);
-    const cube = ".nkp-sim-inputs canvas.nkp-heatmap >> nth=0";
-    await page.locator(cube).scrollIntoViewIfNeeded();
-    const cb = await page.locator(cube).boundingBox();
-    await page.mouse.move(cb.x + 3, cb.y + 3);
-    expect(await page.locator(cube).getAttribute("title")).toBe("cube[0, 0, 0] = -2");
-    await page.mouse.move(cb.x + cb.width - 3, cb.y + cb.height - 3);
-    expect(await page.locator(cube).getAttribute("title")).toBe("cube[1, 2, 3] = 1");
-    // 600 × 700 is averaged down to 512 × 512; a pixel stands for a block and shows its mean.
-    const wide = ".nkp-sim-inputs canvas.nkp-heatmap >> nth=1";
-    expect(await page.locator(wide).evaluate((c) => [c.width, c.height])).toEqual([512, 512]);
-    await page.locator(wide).scrollIntoViewIfNeeded();
-    const wb = await page.locator(wide).boundingBox();
-    await page.mouse.move(wb.x + wb.width / 2, wb.y + wb.height / 2);
-    // Some of the 512 bins hold one element (600 rows, 700 cols): either form is right, but the
-    // value must be the element's column (one element) or lie within the block's columns (mean).
-    const title = await page.locator(wide).getAttribute("title");
+    expect(v).toBe(r * 64 + c + 1);
+    expect(await page.textContent(".nkp-sim-print-text")).toMatch(/^<img src=x onerror=alert\(1\)> t = \[\[0/);
+    await page.click(".nkp-sim-print .nkp-sim-src");
+    expect((await events("sourceClick")).at(-1).args[0]).toEqual({ file: "html_names.py", line: 12, col: 5 });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, "views-sim.png"), fullPage: true });
+  });
+
+  test("edge cases: >2-D, downsampled, not kept, all NaN, warnings", async () => {
+    await mount(traces.html, edgeSimulations());
+    const sizes = await page.$$eval("#sim canvas.nkp-heatmap", (els) => els.map((c) => [c.width, c.height]));
+    // unset (4 × 4, 32 px cells), cube (3-D → 6 rows × 4 cols), wide (averaged to 512 × 512).
+    expect(sizes).toEqual([[128, 128], [128, 126], [512, 512]]);
+    expect(await page.textContent(".nkp-sim-outputs")).toContain("values not kept (16,777,216 elements)");
+    expect(await page.textContent(".nkp-sim-outputs")).toContain("min –  max –  mean –  nan 16");
+    expect(await pixelOf(page.locator(".nkp-sim-outputs canvas.nkp-heatmap"), 5, 5)).toEqual([255, 0, 200, 255]); // NaN
+    const cube = page.locator(".nkp-sim-inputs canvas.nkp-heatmap").nth(0);
+    expect(await hover(cube, () => 3, () => 3)).toBe("cube[0, 0, 0] = -2");
+    expect(await hover(cube, (w) => w - 3, (h) => h - 3)).toBe("cube[1, 2, 3] = 1");
+    // 600 × 700 in 512 × 512 bins: some bins hold one element, others a block shown by its mean.
+    const title = await hover(page.locator(".nkp-sim-inputs canvas.nkp-heatmap").nth(1), (w) => w / 2, (h) => h / 2);
     const one = title.match(/^wide\[(\d+), (\d+)\] = (\d+)$/);
     const block = title.match(/^wide rows? \d+(?:–\d+)?, cols (\d+)–(\d+): mean (\d+(?:\.\d+)?)$/);
     expect(one || block, title).toBeTruthy();
     if (one) expect(Number(one[3])).toBe(Number(one[2]));
     else expect(Number(block[3]) >= Number(block[1]) && Number(block[3]) <= Number(block[2])).toBe(true);
+    expect(await page.textContent(".nkp-sim-warning")).toContain("read of never-written memory <i>t</i>");
     await page.click(".nkp-sim-warning .nkp-sim-src");
-    expect((await events("sourceClick")).at(-1).args[0]).toEqual({ file: "weird.py", line: 7, col: 11 });
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, "views-sim.png"), fullPage: true });
+    expect((await events("sourceClick")).at(-1).args[0]).toEqual({ file: "edges.py", line: 7, col: 11 });
   });
 
   test("a kernel named <b>x</b> and HTML in prints stay text", async () => {
-    await mount(traces.html, simulations());
+    await mount(traces.html, [...realSims, ...edgeSimulations()]);
     expect(await page.$$eval("#ir b, #regions b, #sim b, #sim img, #sim i", (e) => e.length)).toBe(0);
     expect(await page.textContent("#ir")).toContain("kernel @<b>x</b>(%a");
     expect(await page.textContent("#regions")).toContain("@<b>x</b>");
     expect(await page.textContent("#sim")).toContain("@<b>x</b>");
-    expect(await page.textContent("#sim")).toContain("<img src=x onerror=alert(1)> tile = 7");
+    expect(await page.textContent("#sim")).toContain("<img src=x onerror=alert(1)> t =");
     expect(page.errors).toEqual([]);
   });
 
   test("dark colour scheme: the panes follow the inherited color-scheme", async () => {
-    await mount(traces.causal, simulations());
+    await mount(traces.causal, realSims);
     const bg = () => page.$eval("#ir .nkp-ir", (e) => getComputedStyle(e).backgroundColor);
     const kw = () => page.$eval("#ir .ir-kw", (e) => getComputedStyle(e).color);
     await page.emulateMedia({ colorScheme: "light" });
