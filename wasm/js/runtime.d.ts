@@ -17,6 +17,11 @@ export interface KernelTrace {
   records: IrRecord[];
   /** The versioned JSON form of the kernel's IR. */
   ir: Record<string, unknown>;
+  /**
+   * The printer's own text of `ir`, byte for byte (JSON.stringify(ir) may differ in number
+   * and escape formatting). The CLI's `--format json` and the docs pre-render emit this.
+   */
+  irJson: string;
 }
 
 /** The error that ended a script, or a warning it printed (positions 1-based). */

@@ -3,6 +3,7 @@
 // Environment-agnostic on purpose: no Node imports, no DOM. Everything that differs between
 // Node (CLI, Vitest) and the browser worker is passed in by the caller (see node.mjs and
 // web/src/worker.js).
+import { arrayMemberTexts, objectMemberText } from "./raw-json.mjs";
 import { decodeResults } from "./results.mjs";
 import { decodeOutput, encodeInputs } from "./simulate.mjs";
 
@@ -96,7 +97,12 @@ _nki_flush`);
   /** Hands over (and clears) what the last run recorded: traces, diagnostics, simulations. */
   function takeResults() {
     const { text, blob } = takeRaw();
-    return decodeResults(text, blob);
+    const results = decodeResults(text, blob);
+    // Each trace keeps `irJson`, the printer's own text of `ir` (see raw-json.mjs for why it is
+    // not re-serialised): the CLI's JSON, the worker's and the docs pre-render's are these bytes.
+    const irTexts = arrayMemberTexts(objectMemberText(text, "traces"), "ir");
+    results.traces.forEach((trace, i) => (trace.irJson = irTexts[i]));
+    return results;
   }
 
   function takeRaw() {
