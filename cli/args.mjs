@@ -1,0 +1,107 @@
+// Command-line parsing for the three commands. Pure: returns a plan or throws UsageError, so
+// `--help` and mistakes answer before Pyodide boots.
+
+export const EXIT = Object.freeze({ OK: 0, FAILED: 1, USAGE: 2, INTERNAL: 3 });
+
+export const USAGE = `Usage:
+  nki-playground run [--ir text|json] FILE.py [ARGS...]
+  nki-playground trace [--format text|json|html] [-o OUT] FILE.py
+  nki-playground check [--update] PATH...
+
+run     Runs FILE.py like \`python FILE.py ARGS...\` with neuronxcc.nki backed by the
+        nki-playground core (WebAssembly), streaming the script's stdout and stderr.
+          --ir text   then print the IR text of every traced kernel (blank line between)
+          --ir json   then print a JSON array of the traced kernels' IR
+trace   Runs FILE.py and prints the IR of every kernel it traced. The script's own
+        stdout goes to stderr unless -o is given, so stdout holds only the IR.
+          --format text   the IR text (default)
+          --format json   a JSON array, one kernel's IR object per line, byte for byte
+                          as the core's printer wrote it
+          --format html   the static <nki-playground> embed: source, IR, region outline
+          -o OUT          write the result to OUT instead of stdout
+check   Runs the NKI examples in Markdown (.md, .markdown) and reStructuredText (.rst)
+        files or folders and compares them with their expected IR or output blocks,
+        printing a diff for each mismatch.
+          --update        rewrite the expected blocks with what the examples produce
+
+Options: -h, --help   show this help
+
+Exit status:
+  0  success
+  1  the script failed (run: the script's own status), or an example failed to
+     run or did not match (check), or check found no examples
+  2  usage error (bad option, missing or unreadable file)
+  3  internal error: a bug in nki-playground (the stack is printed)
+`;
+
+export class UsageError extends Error {}
+
+const COMMANDS = new Set(["run", "trace", "check"]);
+
+/**
+ * @param {string[]} argv  arguments after the script name
+ * @returns {{command: "help"} | {command: "run", ir, file, args} |
+ *   {command: "trace", format, out, file} | {command: "check", update, paths}}
+ */
+export function parseArgs(argv) {
+  if (argv.length === 0) throw new UsageError("missing command");
+  const [command, ...rest] = argv;
+  if (["-h", "--help", "help"].includes(command)) return { command: "help" };
+  if (!COMMANDS.has(command)) throw new UsageError(`unknown command '${command}'`);
+
+  const opts = { command };
+  const positional = [];
+  let i = 0;
+  /** The value of `--name VALUE` or `--name=VALUE`. */
+  const valueOf = (arg, name) => {
+    if (arg !== name) return arg.slice(name.length + 1);
+    if (i + 1 >= rest.length) throw new UsageError(`${name} expects a value`);
+    return rest[++i];
+  };
+  const is = (arg, name) => arg === name || arg.startsWith(`${name}=`);
+
+  for (; i < rest.length; i++) {
+    const arg = rest[i];
+    // `run` hands everything after FILE.py to the script untouched.
+    if (command === "run" && positional.length === 1) break;
+    if (arg === "-h" || arg === "--help") return { command: "help" };
+    if (arg === "--") {
+      i++;
+      break;
+    }
+    if (command === "run" && is(arg, "--ir")) {
+      opts.ir = oneOf(valueOf(arg, "--ir"), ["text", "json"], "--ir");
+    } else if (command === "trace" && is(arg, "--format")) {
+      opts.format = oneOf(valueOf(arg, "--format"), ["text", "json", "html"], "--format");
+    } else if (command === "trace" && (arg === "-o" || is(arg, "--output"))) {
+      opts.out = arg === "-o" ? valueOf(arg, "-o") : valueOf(arg, "--output");
+    } else if (command === "check" && arg === "--update") {
+      opts.update = true;
+    } else if (arg.startsWith("-") && arg !== "-") {
+      throw new UsageError(`unknown option '${arg}' for ${command}`);
+    } else {
+      positional.push(arg);
+    }
+  }
+  positional.push(...rest.slice(i));
+
+  if (command === "run") {
+    if (positional.length === 0) throw new UsageError("missing FILE.py");
+    return { command, ir: opts.ir ?? null, file: positional[0], args: positional.slice(1) };
+  }
+  if (command === "trace") {
+    if (positional.length !== 1) {
+      throw new UsageError(positional.length ? "trace takes one FILE.py" : "missing FILE.py");
+    }
+    return { command, format: opts.format ?? "text", out: opts.out ?? null, file: positional[0] };
+  }
+  if (positional.length === 0) throw new UsageError("missing PATH");
+  return { command, update: Boolean(opts.update), paths: positional };
+}
+
+function oneOf(value, allowed, name) {
+  if (!allowed.includes(value)) {
+    throw new UsageError(`${name} expects ${allowed.map((a) => `'${a}'`).join(" or ")}, got '${value}'`);
+  }
+  return value;
+}

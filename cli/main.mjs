@@ -1,0 +1,84 @@
+// The CLI's entry: parse, dispatch, and map every outcome to a documented exit status
+// (cli/args.mjs EXIT). bin/nki-playground.mjs only calls main() and exits.
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+
+import { EXIT, USAGE, UsageError, parseArgs } from "./args.mjs";
+import { checkPaths } from "./check.mjs";
+import { formatTraces } from "./trace-format.mjs";
+
+/**
+ * Runs the CLI. Never throws: bugs become EXIT.INTERNAL with their stack on stderr.
+ * @param {string[]} argv  arguments after the script name
+ * @returns {Promise<number>} the exit status
+ */
+export async function main(argv) {
+  try {
+    const plan = parseArgs(argv);
+    if (plan.command === "help") {
+      process.stdout.write(USAGE);
+      return EXIT.OK;
+    }
+    if (plan.command === "run") return await runCommand(plan);
+    if (plan.command === "trace") return await traceCommand(plan);
+    return await checkPaths(plan, { createRuntime: bootRuntime });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`nki-playground: ${err.message}\n\n${USAGE}`);
+      return EXIT.USAGE;
+    }
+    // A missing build is a set-up problem: its message says what to do, a stack would not.
+    const text = err?.code === "NKI_NOT_BUILT" ? err.message : `internal error: ${err?.stack ?? err}`;
+    process.stderr.write(`nki-playground: ${text}\n`);
+    return EXIT.INTERNAL;
+  }
+}
+
+/** Boots the Node runtime; imported late so `--help` and usage errors answer instantly. */
+async function bootRuntime(sinks) {
+  const { createNodeRuntime } = await import("../wasm/js/node.mjs");
+  return createNodeRuntime(sinks);
+}
+
+/** A file the user named must exist and be a file; anything else is a usage error. */
+function requireFile(file) {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    throw new UsageError(`cannot open '${file}': no such file`);
+  }
+  if (!stat.isFile()) throw new UsageError(`cannot run '${file}': not a file`);
+}
+
+async function runCommand({ ir, file, args }) {
+  requireFile(file);
+  const runtime = await bootRuntime({});
+  const { exitCode, traces } = runtime.runFile(file, args);
+  if (ir) process.stdout.write(formatTraces(ir, traces));
+  return exitCode;
+}
+
+async function traceCommand({ format, out, file }) {
+  requireFile(file);
+  const source = readFileSync(file, "utf8");
+  // stdout carries the IR unless it goes to a file: the script's prints move to stderr.
+  const scriptOut = out ? (t) => process.stdout.write(t) : (t) => process.stderr.write(t);
+  const runtime = await bootRuntime({ stdout: scriptOut });
+  const { exitCode, traces } = runtime.runFile(file, []);
+  if (exitCode !== 0) {
+    // The diagnostics are already on stderr (`file:line:col: error: ...`).
+    process.stderr.write(`nki-playground: ${file} failed (exit status ${exitCode}); no IR written\n`);
+    return EXIT.FAILED;
+  }
+  let text;
+  if (format === "html") {
+    const { prerender } = await import("../web/src/static/prerender.js");
+    text = prerender({ source, filename: basename(file), traces });
+  } else {
+    text = formatTraces(format, traces);
+  }
+  if (out) writeFileSync(out, text);
+  else process.stdout.write(text);
+  return EXIT.OK;
+}
