@@ -5,19 +5,22 @@ export const EXIT = Object.freeze({ OK: 0, FAILED: 1, USAGE: 2, INTERNAL: 3 });
 
 export const USAGE = `Usage:
   nki-playground run [--ir text|json] FILE.py [ARGS...]
-  nki-playground trace [--format text|json|html] [-o OUT] FILE.py
+  nki-playground trace [--format text|json|html] [-o OUT] FILE.py...
   nki-playground check [--update] PATH...
 
 run     Runs FILE.py like \`python FILE.py ARGS...\` with neuronxcc.nki backed by the
         nki-playground core (WebAssembly), streaming the script's stdout and stderr.
           --ir text   then print the IR text of every traced kernel (blank line between)
           --ir json   then print a JSON array of the traced kernels' IR
-trace   Runs FILE.py and prints the IR of every kernel it traced. The script's own
-        stdout goes to stderr unless -o is given, so stdout holds only the IR.
+trace   Runs each FILE.py (one runtime, a fresh __main__ each) and prints the IR of
+        every kernel traced. The scripts' own stdout goes to stderr unless -o is
+        given, so stdout holds only the IR. A failing script's error is printed
+        (file:line:col: error: ...) and its IR left out; the exit status is then 1.
           --format text   the IR text (default)
           --format json   a JSON array, one kernel's IR object per line, byte for byte
                           as the core's printer wrote it
           --format html   the static <nki-playground> embed: source, IR, region outline
+                          (one element per FILE.py)
           -o OUT          write the result to OUT instead of stdout
 check   Runs the NKI examples in Markdown (.md, .markdown) and reStructuredText (.rst)
         files or folders and compares them with their expected IR or output blocks,
@@ -41,7 +44,7 @@ const COMMANDS = new Set(["run", "trace", "check"]);
 /**
  * @param {string[]} argv  arguments after the script name
  * @returns {{command: "help"} | {command: "run", ir, file, args} |
- *   {command: "trace", format, out, file} | {command: "check", update, paths}}
+ *   {command: "trace", format, out, files} | {command: "check", update, paths}}
  */
 export function parseArgs(argv) {
   if (argv.length === 0) throw new UsageError("missing command");
@@ -90,10 +93,8 @@ export function parseArgs(argv) {
     return { command, ir: opts.ir ?? null, file: positional[0], args: positional.slice(1) };
   }
   if (command === "trace") {
-    if (positional.length !== 1) {
-      throw new UsageError(positional.length ? "trace takes one FILE.py" : "missing FILE.py");
-    }
-    return { command, format: opts.format ?? "text", out: opts.out ?? null, file: positional[0] };
+    if (positional.length === 0) throw new UsageError("missing FILE.py");
+    return { command, format: opts.format ?? "text", out: opts.out ?? null, files: positional };
   }
   if (positional.length === 0) throw new UsageError("missing PATH");
   return { command, update: Boolean(opts.update), paths: positional };

@@ -59,26 +59,31 @@ async function runCommand({ ir, file, args }) {
   return exitCode;
 }
 
-async function traceCommand({ format, out, file }) {
-  requireFile(file);
-  const source = readFileSync(file, "utf8");
-  // stdout carries the IR unless it goes to a file: the script's prints move to stderr.
+async function traceCommand({ format, out, files }) {
+  files.forEach(requireFile);
+  // stdout carries the IR unless it goes to a file: the scripts' prints move to stderr.
   const scriptOut = out ? (t) => process.stdout.write(t) : (t) => process.stderr.write(t);
   const runtime = await bootRuntime({ stdout: scriptOut });
-  const { exitCode, traces } = runtime.runFile(file, []);
-  if (exitCode !== 0) {
-    // The diagnostics are already on stderr (`file:line:col: error: ...`).
-    process.stderr.write(`nki-playground: ${file} failed (exit status ${exitCode}); no IR written\n`);
-    return EXIT.FAILED;
+  const prerender = format === "html" ? (await import("../web/src/static/prerender.js")).prerender : null;
+  const traces = [];
+  const html = [];
+  let status = EXIT.OK;
+  for (const file of files) {
+    const result = runtime.runFile(file, []);
+    if (result.exitCode !== 0) {
+      // Its diagnostics are already on stderr (`file:line:col: error: ...`).
+      process.stderr.write(`nki-playground: ${file} failed (exit status ${result.exitCode}); its IR is left out\n`);
+      status = EXIT.FAILED;
+      continue;
+    }
+    traces.push(...result.traces);
+    if (prerender) {
+      const source = readFileSync(file, "utf8");
+      html.push(prerender({ source, filename: basename(file), traces: result.traces }));
+    }
   }
-  let text;
-  if (format === "html") {
-    const { prerender } = await import("../web/src/static/prerender.js");
-    text = prerender({ source, filename: basename(file), traces });
-  } else {
-    text = formatTraces(format, traces);
-  }
+  const text = prerender ? html.join("") : formatTraces(format, traces);
   if (out) writeFileSync(out, text);
   else process.stdout.write(text);
-  return EXIT.OK;
+  return status;
 }

@@ -54,11 +54,11 @@ describe("nki-playground trace", () => {
     expect(JSON.parse(embeddedJson(stdout))[0].kernel).toBe("<script>alert('kernel')</script>");
   });
 
-  test("a failing script exits 1 with file:line:col: error: on stderr and no IR", async () => {
+  test("a failing script exits 1 with file:line:col: error: on stderr; the others' IR is printed", async () => {
     const file = "tests/runtime/fixtures/fails_in_kernel.py";
-    const { code, stdout, stderr } = await cli(["trace", "--format", "json", file]);
+    const { code, stdout, stderr } = await cli(["trace", "--format", "json", file, KERNEL]);
     expect(code).toBe(1);
-    expect(stdout).toBe("");
+    expect(JSON.parse(stdout).map((ir) => ir.kernel)).toEqual(["tensor_add"]);
     expect(stderr).toContain(`${file}:9:9: error: ValueError: number of partitions 256`);
     expect(stderr).toContain("before the trace");
   });
@@ -67,7 +67,6 @@ describe("nki-playground trace", () => {
     for (const args of [
       ["trace", "--format", "xml", KERNEL],
       ["trace"],
-      ["trace", KERNEL, KERNEL],
       ["trace", "no/such/kernel.py"],
       ["trace", "kernels"],
       ["trace", "--frobnicate", KERNEL],
