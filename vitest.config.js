@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.js"],
+    include: ["tests/**/*.test.js", "docs/examples/**/*.test.js"],
     exclude: ["tests/browser/**", "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 180_000,

@@ -1,0 +1,82 @@
+// The npm package as a user gets it: `npm pack`, install the tarball into an empty project
+// with the network off (pyodide comes from the local npm cache, as after any `npm ci` of this
+// repository), then run the CLI and the docs' example CI test from that project.
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
+const execFileAsync = promisify(execFile);
+// Children get the user's environment, not the Vitest worker's (VITEST_* would make the inner
+// Vitest think it is a worker of ours).
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VITEST")));
+const run = (cmd, args, opts) => execFileAsync(cmd, args, { env: ENV, maxBuffer: 64 << 20, ...opts });
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const VITEST = join(ROOT, "node_modules/vitest/vitest.mjs");
+
+let work;
+let project;
+let packed;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "nkp-pack-"));
+  project = join(work, "project");
+  mkdirSync(project);
+  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT });
+  [packed] = JSON.parse(stdout);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
+  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", join(work, packed.filename)], { cwd: project });
+}, 120_000);
+
+afterAll(() => work && rmSync(work, { recursive: true, force: true }));
+
+describe("npm package", () => {
+  test("the tarball holds the runtime, the built core, the Python package and the CLI, not the tests", () => {
+    const files = packed.files.map((f) => f.path);
+    for (const path of [
+      "bin/nki-playground.mjs",
+      "cli/main.mjs",
+      "wasm/js/node.mjs",
+      "wasm/js/runtime.mjs",
+      "build/wasm/nki_core.mjs",
+      "build/wasm/nki_core.wasm",
+      "wasm/python/neuronxcc/nki/__init__.py",
+      "web/src/static/prerender.js",
+      "web/src/ir/tokens.js",
+    ]) {
+      expect(files).toContain(path);
+    }
+    expect(files.filter((f) => /^(tests|core|kernels|node_modules)\//.test(f))).toEqual([]);
+  });
+
+  test("npx nki-playground trace runs in the installed project", async () => {
+    copyFileSync(join(ROOT, "kernels/tensor_add.py"), join(project, "tensor_add.py"));
+    const { stdout } = await run("npx", ["--offline", "nki-playground", "trace", "--format", "json", "tensor_add.py"], {
+      cwd: project,
+    });
+    expect(JSON.parse(stdout).map((ir) => ir.kernel)).toEqual(["tensor_add"]);
+  });
+
+  test("the exports resolve: '.', './browser', './prerender', './cli'", async () => {
+    const script = `
+      const node = await import("nki-playground");
+      const browser = await import("nki-playground/browser");
+      const pre = await import("nki-playground/prerender");
+      const cli = await import("nki-playground/cli");
+      console.log([typeof node.createNodeRuntime, typeof browser.createRuntime, typeof pre.prerender, typeof cli.main].join(","));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
+    expect(stdout.trim()).toBe("function,function,function,function");
+  });
+
+  test("docs/examples/kernel-ci.test.js passes from the installed project", async () => {
+    copyFileSync(join(ROOT, "docs/examples/kernel-ci.test.js"), join(project, "kernel-ci.test.js"));
+    const { stdout } = await run(process.execPath, [VITEST, "run", "--root", project, "--reporter", "verbose"], {
+      cwd: project,
+    });
+    expect(stdout).toContain("2 passed");
+  });
+});
