@@ -1,7 +1,6 @@
 // The CLI's entry: parse, dispatch, and map every outcome to a documented exit status
 // (cli/args.mjs EXIT). bin/nki-playground.mjs only calls main() and exits.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { basename } from "node:path";
 
 import { EXIT, USAGE, UsageError, parseArgs } from "./args.mjs";
 import { checkPaths } from "./check.mjs";
@@ -79,7 +78,9 @@ async function traceCommand({ format, out, files }) {
     traces.push(...result.traces);
     if (prerender) {
       const source = readFileSync(file, "utf8");
-      html.push(prerender({ source, filename: basename(file), traces: result.traces }));
+      // The path as typed, the name the run used: the live element re-running the embed under
+      // this filename reproduces the embedded JSON byte for byte (locations included).
+      html.push(prerender({ source, filename: file, traces: result.traces }));
     }
   }
   const text = prerender ? html.join("") : formatTraces(format, traces);
