@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 import { EXIT, UsageError } from "./args.mjs";
 import { unifiedDiff } from "./diff.mjs";
-import { docKind, findExamples, paddedSource, rewriteBlocks } from "./doc-examples.mjs";
+import { docKind, findExamples, rewriteBlocks } from "./doc-examples.mjs";
 import { irText } from "./trace-format.mjs";
 
 /** Folders never searched: dependencies, build outputs, hidden folders. */
@@ -44,11 +44,14 @@ export async function checkPaths({ update, paths }, { createRuntime, out = write
     for (const example of doc.examples) {
       sink = { stdout: "", stderr: "" };
       const where = `${doc.path}:${example.line}`;
-      // The doc's own name and padded lines: errors and IR locations point into the doc.
-      const { exitCode, traces } = runtime.runSource(paddedSource(example), { filename: doc.path });
+      // Run under the doc's own name, lines counted from the example's first line: the IR's
+      // locations (`@ guide.md:3:5`) stay the same when text above the example changes, and
+      // errors are moved to the doc's lines before they are shown.
+      const { exitCode, traces } = runtime.runSource(example.source, { filename: doc.path });
       if (exitCode !== 0) {
         failed++;
-        out(`FAIL ${where}: the example exited with status ${exitCode}\n${endLine(sink.stderr)}`);
+        const stderr = toDocLines(sink.stderr, doc.path, example.line - 1);
+        out(`FAIL ${where}: the example exited with status ${exitCode}\n${endLine(stderr)}`);
         continue;
       }
       if (!example.expect) continue;
@@ -99,6 +102,12 @@ function findDocs(path) {
     }
   }
   return out;
+}
+
+/** `path:L:C` positions in `text` moved down by `offset` lines (example lines → doc lines). */
+export function toDocLines(text, path, offset) {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return text.replace(new RegExp(`(?<![\\w./-])${escaped}:(\\d+):(\\d+)`, "g"), (_, line, col) => `${path}:${Number(line) + offset}:${col}`);
 }
 
 /** The script's stderr as it is: `file:line:col: error:` lines stay parseable in CI logs. */

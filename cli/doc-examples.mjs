@@ -57,11 +57,6 @@ export function findExamples(text, kind) {
   return examples;
 }
 
-/** The example as a Python file whose line N is document line N (blank lines before it). */
-export function paddedSource(example) {
-  return "\n".repeat(example.line - 1) + example.source;
-}
-
 /**
  * Replaces the bodies of expected blocks; `replacements` is [{body, text}] (body from
  * findExamples on this same text). Everything else is kept byte for byte.

@@ -82,6 +82,15 @@ describe("nki-playground check", () => {
     expect(again.code).toBe(0);
   });
 
+  test("text added above an example leaves its expected IR valid", async () => {
+    const dir = scratch();
+    const guide = join(dir, "guide.md");
+    writeFileSync(guide, readFileSync(guide, "utf8").replace("# A guide", "# A guide\n\nNew\nlines\nof prose.\n"));
+    const { code, stdout } = await cli(["check", "guide.md"], { cwd: dir });
+    expect(stdout).toBe("check: 3 example(s) in 1 file(s): 3 passed\n");
+    expect(code).toBe(0);
+  });
+
   test("reST: a wrong expected output is reported with a diff", async () => {
     const dir = scratch();
     const rst = join(dir, "guide.rst");

@@ -2,7 +2,8 @@
 import { describe, expect, test } from "vitest";
 
 import { unifiedDiff } from "../../cli/diff.mjs";
-import { findExamples, paddedSource, rewriteBlocks } from "../../cli/doc-examples.mjs";
+import { toDocLines } from "../../cli/check.mjs";
+import { findExamples, rewriteBlocks } from "../../cli/doc-examples.mjs";
 
 describe("doc examples", () => {
   test("Markdown: examples, their expected blocks and first lines; other fences ignored", () => {
@@ -18,7 +19,6 @@ describe("doc examples", () => {
       [15, "b = 2\n  c = 3\n", "ir", ""],
       [21, "last = 1\n", undefined, undefined],
     ]);
-    expect(paddedSource(ex[1])).toBe("\n".repeat(14) + "b = 2\n  c = 3\n");
   });
 
   test("rewriting keeps every other byte, the fence's indentation and a missing final newline", () => {
@@ -45,6 +45,13 @@ describe("doc examples", () => {
     expect(out).toContain(".. code-block:: text\n   :class: nki-expect-output\n\n   1\n\nProse\n");
     expect(findExamples(out, "rst")[0].expect.text).toBe("1\n");
   });
+});
+
+test("toDocLines moves the doc's own positions, not other files' or longer names'", () => {
+  const text = "docs/a.md:3:5: error: x\n  docs/a.md:1:1: in <module>\n  lib/docs/a.md:2:2 x.md:3:3\n";
+  expect(toDocLines(text, "docs/a.md", 40)).toBe(
+    "docs/a.md:43:5: error: x\n  docs/a.md:41:1: in <module>\n  lib/docs/a.md:2:2 x.md:3:3\n",
+  );
 });
 
 describe("unifiedDiff", () => {
