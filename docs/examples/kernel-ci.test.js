@@ -35,7 +35,7 @@ let runtime;
 beforeAll(async () => {
   // One runtime for the whole file: booting Pyodide takes a few seconds, a trace milliseconds.
   runtime = await createRuntime({ stdout: () => {}, stderr: () => {} });
-});
+}, 60_000); // Vitest's default hook timeout (10 s) is too short for a boot on a busy CI runner
 
 describe("scale_rows", () => {
   test("traces to one affine loop with one trip per 128-row tile", () => {
