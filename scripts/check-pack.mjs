@@ -18,8 +18,9 @@ for (const [path, fix] of missing) process.stderr.write(`prepack: ${path} is mis
 const linked = ["build", "build/wasm"].filter((p) => existsSync(root + p) && lstatSync(root + p).isSymbolicLink());
 for (const path of linked) process.stderr.write(`prepack: ${path} is a symlink, which npm pack skips; pack from a checkout with a real build\n`);
 missing.push(...linked);
-// The embeddable element ("./element") is built into dist/element/ once it exists.
-if (!existsSync(root + "dist/element/nki-playground.js")) {
-  process.stderr.write("prepack: note: dist/element/nki-playground.js not built; the ./element export is empty\n");
+// The embeddable element ("./element") is built by web/vite.element.config.js into
+// build/site/element/ (with the site); a pack without it still serves the runtime and the CLI.
+if (!existsSync(root + "build/site/element/nki-playground.js")) {
+  process.stderr.write("prepack: note: build/site/element/ not built; the ./element export is empty\n");
 }
 process.exit(missing.length ? 1 : 0);
