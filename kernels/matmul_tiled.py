@@ -35,8 +35,8 @@ if __name__ == "__main__":
                           nt.tensor[[256, 1024], nl.bfloat16])
     print(f"traced {ir.kernel_name}: {ir.instruction_count} instructions")
 
-    # Simulated in float32 (host arrays have no bfloat16: a second, float32 trace) on smaller
-    # seeded data, checked against NumPy.
+    # Simulated in float32 (host arrays have no bfloat16) on smaller seeded data, checked
+    # against NumPy.
     import numpy as np
     np.random.seed(0)
     a_t = np.random.standard_normal((256, 128)).astype(np.float32)

@@ -201,6 +201,8 @@ nki.simulate_kernel(copy, np.zeros((2, 8), dtype=np.float32))
     expect(r.traces).toHaveLength(2);
     expect(r.traces[0].text).toContain("f32[4,8]");
     expect(r.traces[1].text).toContain("f32[2,8]");
+    // traced for display (and simulated to the same IR) vs traced only to simulate
+    expect(r.traces.map((t) => t.simulated)).toEqual([false, true]);
     expect(r.simulations).toHaveLength(2);
   });
 

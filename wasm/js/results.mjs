@@ -14,13 +14,23 @@ export const MAX_DATA_ELEMENTS = 4 * 1024 * 1024;
  */
 export function decodeResults(text, blob) {
   const parsed = typeof text === "string" ? JSON.parse(text) : text;
+  // Records pointing at the same bytes (a comparison's actual side is the output itself) share
+  // one decoded array and its statistics.
+  const cache = new Map();
+  const decode = (t) => {
+    const key = `${t.offset}:${t.nbytes}:${t.dtype}`;
+    if (t.offset === null || t.offset === undefined) return decodeTensor(t, blob);
+    let hit = cache.get(key);
+    if (!hit) cache.set(key, (hit = decodeTensor(t, blob)));
+    return { ...hit, name: t.name };
+  };
   const simulations = (parsed.simulations || []).map((sim) => ({
     kernel: sim.kernel,
-    inputs: sim.inputs.map((t) => decodeTensor(t, blob)),
-    outputs: sim.outputs.map((t) => decodeTensor(t, blob)),
+    inputs: sim.inputs.map(decode),
+    outputs: sim.outputs.map(decode),
     prints: sim.prints,
     warnings: sim.warnings,
-    comparisons: sim.comparisons.map((c) => comparison(c, blob)),
+    comparisons: sim.comparisons.map((c) => comparison(c, decode)),
   }));
   return { traces: parsed.traces || [], diagnostics: parsed.diagnostics || [], simulations };
 }
@@ -38,9 +48,9 @@ export function decodeTensor(rec, blob) {
   return out;
 }
 
-function comparison(c, blob) {
-  const expected = decodeTensor(c.expected, blob);
-  const actual = decodeTensor(c.actual, blob);
+function comparison(c, decode) {
+  const expected = decode(c.expected);
+  const actual = decode(c.actual);
   return {
     label: c.label,
     ok: c.ok,

@@ -22,6 +22,12 @@ export interface KernelTrace {
    * and escape formatting). The CLI's `--format json` and the docs pre-render emit this.
    */
   irJson: string;
+  /**
+   * True when the kernel was traced only to be simulated (nki.simulate_kernel, a kernel called
+   * with arrays); false when the script traced it for its IR (nki.trace_kernel) — a kernel
+   * traced again to the same IR is listed once.
+   */
+  simulated: boolean;
 }
 
 /** The error that ended a script, or a warning it printed (positions 1-based). */

@@ -31,6 +31,7 @@ class Trace:
         self._h = handle
         self.kernel_name = handle.name()
         self._text = None
+        self.simulated = False  # traced for a simulation (set by trace())
 
     def _handle(self):
         if self._h is None:
@@ -98,7 +99,7 @@ def _def_loc(func):
     return [code.co_filename, line, 1]
 
 
-def trace(func, grid, args, kwargs, options=None):
+def trace(func, grid, args, kwargs, options=None, simulated=False):
     """Traces ``func`` on ``args`` (arrays or nt.tensor placeholders) over ``grid``.
 
     Args:
@@ -106,6 +107,7 @@ def trace(func, grid, args, kwargs, options=None):
       grid: the SPMD launch grid (a tuple of ints; () for a plain call).
       args, kwargs: the kernel's arguments.
       options: the kernel's ``nki.jit`` options (``platform_target``, ...).
+      simulated: traced to be simulated (the runner's record says so).
     """
     options = options or {}
     # Output-parameter kernels (the pre-2.20 convention, still run by the SDK 2.26 tutorials
@@ -170,7 +172,9 @@ def trace(func, grid, args, kwargs, options=None):
             TraceContext.abandon()
     # The record keeps its own reference to the core's kernel, so a user's close() of the
     # returned trace cannot pull it from under the runner.
-    recorded.append(Trace(handle.clone()))
+    record = Trace(handle.clone())
+    record.simulated = simulated
+    recorded.append(record)
     t = Trace(handle)
     t.inputs = [(n, bound.arguments[n]) for n in tensor_names]  # what a simulation reads
     return t
@@ -242,7 +246,7 @@ class Kernel:
         """Runs the kernel on data: every mode simulates (there is no Neuron device here); the
         modes that would use a device say so once."""
         from . import _simulate
-        t = trace(self.func, grid, args, kwargs, self.options)
+        t = trace(self.func, grid, args, kwargs, self.options, simulated=True)
         try:
             if self.mode not in ("simulation", "trace"):
                 _simulate.say_once(("device", self.mode), _simulate.NO_DEVICE.format(
@@ -318,7 +322,7 @@ def simulate_kernel(kernel, *args, **kwargs):
         grid, kernel = kernel.grid, kernel.kernel
     func = kernel.func if isinstance(kernel, Kernel) else kernel
     options = kernel.options if isinstance(kernel, Kernel) else {}
-    t = trace(func, grid, args, kwargs, options)
+    t = trace(func, grid, args, kwargs, options, simulated=True)
     try:
         r = _simulate.run(t, t.inputs, options)
     finally:

@@ -222,7 +222,9 @@ def comparison(a, b, ok, depth=2):
         a, b, ra = b, a, rb
     try:
         np = sys.modules["numpy"]
-        actual = array_tensor("actual", np.asarray(a))
+        exact = any(a is arr for arr, _ in _outputs)
+        # the output itself: its bytes are already in the blob
+        actual = dict(ra, name="actual") if exact else array_tensor("actual", np.asarray(a))
         expected = array_tensor("expected", np.asarray(b))
     except Exception:  # noqa: BLE001 - an operand we cannot summarise: no record, no failure
         return

@@ -144,16 +144,21 @@ def take_results():
 
 
 def take_traces():
-    """JSON list of {kernel, text, records, ir} for every kernel traced since the last call.
-    A kernel traced again to the same IR (an example that traces, then simulates, the same
-    call) is listed once."""
-    parts, seen = [], set()
+    """JSON list of {kernel, text, records, ir, simulated} for every kernel traced since the
+    last call; ``simulated`` is true for a trace made to simulate a call (nki.simulate_kernel,
+    a kernel called with arrays). A kernel traced again to the same IR (a kernel called in a
+    loop, an example that traces then simulates the same call) is listed once, simulated only
+    if every copy was."""
+    kept, by_text = [], {}
     for t in _kernel.recorded:
         text = t.text()
-        if text in seen:
+        if text in by_text:
+            by_text[text][1] = by_text[text][1] and t.simulated
             continue
-        seen.add(text)
-        parts.append('{"kernel":%s,"text":%s,"records":%s,"ir":%s}' % (
-            json.dumps(t.kernel_name), json.dumps(text), t.records_json(), t.to_json()))
+        by_text[text] = entry = [t, t.simulated, text]
+        kept.append(entry)
+    parts = ['{"kernel":%s,"text":%s,"records":%s,"ir":%s,"simulated":%s}' % (
+        json.dumps(t.kernel_name), json.dumps(text), t.records_json(), t.to_json(),
+        "true" if simulated else "false") for t, simulated, text in kept]
     _kernel.clear_recorded()
     return "[" + ",".join(parts) + "]"

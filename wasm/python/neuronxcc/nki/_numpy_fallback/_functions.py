@@ -101,9 +101,15 @@ def _isclose_bulk(x, y, rtol, atol, equal_nan):
     """``isclose`` of two large numeric arrays as whole-array ufuncs (which run in the core
     for core-backed arrays) instead of a Python loop per element; same answers as ``_close``."""
     from ._ufuncs import UFUNCS as U
+    if x.shape == y.shape and bool(U["equal"](x, y).all()):
+        return U["equal"](x, x)  # all equal (no NaN): close everywhere — one pass, not ten
     x, y = x.astype(D.FLOAT64), y.astype(D.FLOAT64)
+    diff = U["subtract"](x, y)
     bound = U["add"](float(atol), U["multiply"](float(rtol), U["absolute"](y)))
-    close = U["less_equal"](U["absolute"](U["subtract"](x, y)), bound)
+    close = U["less_equal"](U["absolute"](diff), bound)
+    finite = U["isfinite"](diff)  # false exactly where x or y is NaN or infinite (or overflow)
+    if finite.all():
+        return close
     close = U["logical_and"](close, U["logical_and"](U["isfinite"](x), U["isfinite"](y)))
     close = U["logical_or"](close, U["equal"](x, y))  # equal infinities
     if equal_nan:
@@ -149,7 +155,9 @@ def array_equal(a1, a2, equal_nan=False):
     x, y = asarray(a1), asarray(a2)
     ok = x.shape == y.shape
     if ok and x.size >= _BULK and x.dtype.kind in "biuf" and y.dtype.kind in "biuf":
-        ok = bool(_isclose(x, y, 0.0, 0.0, equal_nan).all())
+        from ._ufuncs import UFUNCS as U
+        ok = bool(U["equal"](x, y).all()) or (
+            equal_nan and bool(_isclose(x, y, 0.0, 0.0, True).all()))
     elif ok:
         for p, q in zip(x._values(), y._values()):
             if p != q and not (equal_nan and p != p and q != q):
