@@ -149,7 +149,7 @@ _nki_flush`);
      * @returns {{exitCode: number, traces: object[], diagnostics: object[], simulations: object[]}}
      */
     runSource(source, { filename = "kernel.py", argv = [] } = {}) {
-      takeResults(); // drop what an earlier, interrupted run left behind
+      takeRaw(); // drop what an earlier, interrupted run left behind
       const exitCode = withArgv(argv, (pyArgv) =>
         runner.run_source(String(source), String(filename), pyArgv),
       );
@@ -174,7 +174,7 @@ _nki_flush`);
     simulate(source, inputs, { kernel = "", filename = "kernel.py", grid = [] } = {}) {
       const { spec, blob } = encodeInputs(inputs);
       const gridList = Array.isArray(grid) ? grid : [grid];
-      takeResults();
+      takeRaw();
       const [exitCode, text] = capturing(() => {
         try {
           // The Uint8Array crosses as a JsProxy; Python copies it once (to_bytes).
@@ -187,13 +187,13 @@ _nki_flush`);
         }
       });
       const raw = takeRaw();
-      const parsed = JSON.parse(raw.text);
-      const r = { exitCode, ...decodeResults(parsed, raw.blob) };
+      // Only the outputs' bytes are decoded (in their own dtypes); the other tensor summaries
+      // of the run are not needed here.
+      const r = { exitCode, ...JSON.parse(raw.text) };
       if (exitCode !== 0) throw new NkiScriptError(r, text.stderr);
       const sim = r.simulations[r.simulations.length - 1];
-      const rawSim = parsed.simulations[parsed.simulations.length - 1];
       return {
-        outputs: rawSim.outputs.map((o) => decodeOutput(o, raw.blob)),
+        outputs: sim.outputs.map((o) => decodeOutput(o, raw.blob)),
         prints: sim.prints,
         warnings: sim.warnings,
         traces: r.traces,
@@ -207,7 +207,7 @@ _nki_flush`);
      * with one that mounts the host file system first).
      */
     runPyodideFile(path, argv = []) {
-      takeResults();
+      takeRaw();
       const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv));
       return finish(exitCode);
     },
