@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import { createRuntime, NkiScriptError } from "../../wasm/js/node.mjs";
+import { toHalf } from "../../wasm/js/simulate.mjs";
 
 const kernel = (name) => readFileSync(new URL(`../../kernels/${name}.py`, import.meta.url), "utf8");
 
@@ -135,6 +136,25 @@ def twice(x):
     expect(error).toBeInstanceOf(NkiScriptError);
     expect(error.message).toMatch(/^tensor_add\.py:\d+:\d+: error: IndexError: Out-of-bound access for tensor `a_input` on dimension 0/);
     expect(error.diagnostics[0]).toMatchObject({ severity: "error", class: "IndexError", file: "tensor_add.py" });
+  });
+
+  test("float16 inputs are rounded to nearest even; bfloat16 inputs are refused", () => {
+    expect([1, -2, 65504, 65520, 2 ** -24, 2 ** -25, 3 * 2 ** -25, 1 + 2 ** -11, 1 + 3 * 2 ** -11, NaN].map(toHalf)).toEqual(
+      [0x3c00, 0xc000, 0x7bff, 0x7c00, 0x0001, 0x0000, 0x0002, 0x3c00, 0x3c02, 0x7e00],
+    );
+    const copy = `import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+
+@nki.jit
+def copy(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.load(x))
+    return out
+`;
+    const r = runtime.simulate(copy, [{ data: [1.5, -2, 0.1, 1e-7], shape: [2, 2], dtype: "float16" }]);
+    expect(r.outputs[0].dtype).toBe("float16");
+    expect([...r.outputs[0].data]).toEqual([1.5, -2, 0.0999755859375, 1.1920928955078125e-7]);
+    expect(() => runtime.simulate(copy, [{ data: [1], shape: [1, 1], dtype: "bfloat16" }])).toThrow(/pass float32/);
   });
 
   test("inputs that are not tensors are a TypeError before anything runs", () => {

@@ -121,35 +121,51 @@ function encode(data, dtype, label) {
     const typed = data instanceof Native ? data : Native.from(data, big ? (x) => BigInt(Math.trunc(Number(x))) : Number);
     return new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength).slice();
   }
-  if (dtype === "bfloat16" || dtype === "float16") {
-    const f32 = Float32Array.from(data, Number);
-    const out = new Uint16Array(f32.length);
-    const bits = new Uint32Array(f32.buffer);
-    for (let i = 0; i < f32.length; i++) out[i] = dtype === "bfloat16" ? toBfloat16(bits[i]) : toHalf(f32[i]);
+  if (dtype === "float16") {
+    const out = new Uint16Array(data.length);
+    for (let i = 0; i < data.length; i++) out[i] = toHalf(Number(data[i]));
     return new Uint8Array(out.buffer);
   }
-  throw new TypeError(`simulate: ${label}: dtype ${dtype} is not supported for inputs (pass float32 and cast in the kernel)`);
+  const why = ["bfloat16", "tfloat32", "float8_e4m3", "float8_e5m2"].includes(dtype)
+    ? "host arrays have no such dtype: pass float32 and cast in the kernel"
+    : "not a NumPy dtype";
+  throw new TypeError(`simulate: ${label}: dtype ${dtype} is not supported for inputs (${why})`);
 }
 
-function toBfloat16(bits) {
-  if ((bits & 0x7fffffff) > 0x7f800000) return (bits >>> 16) | 0x40; // NaN stays NaN
-  return (bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16; // round to nearest even
-}
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
 
-function toHalf(v) {
-  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
-  const a = Math.abs(v);
-  if (Number.isNaN(v)) return 0x7e00;
-  if (a >= 65520) return sign | 0x7c00;
-  if (a < 2 ** -24 / 2) return sign;
-  if (a < 2 ** -14) return sign | Math.round(a / 2 ** -24);
-  let e = Math.floor(Math.log2(a));
-  let m = Math.round((a / 2 ** e - 1) * 1024);
-  if (m === 1024) {
-    m = 0;
-    e += 1;
+/** float → IEEE half bits, rounding to nearest even (via float32). */
+export function toHalf(v) {
+  f32[0] = v;
+  const x = u32[0];
+  const sign = (x >>> 16) & 0x8000;
+  const e = (x >>> 23) & 0xff;
+  let m = x & 0x7fffff;
+  if (e === 0xff) return sign | 0x7c00 | (m ? 0x200 : 0);
+  let he = e - 127 + 15;
+  if (he >= 0x1f) return sign | 0x7c00;
+  if (he <= 0) { // subnormal half (or zero)
+    if (he < -10) return sign;
+    m |= 0x800000;
+    const shift = 14 - he;
+    let hm = m >>> shift;
+    const rem = m & ((1 << shift) - 1);
+    const half = 1 << (shift - 1);
+    if (rem > half || (rem === half && hm & 1)) hm++;
+    return sign | hm; // a carry into the exponent field is the right encoding
   }
-  return sign | ((e + 15) << 10) | m;
+  let hm = m >>> 13;
+  const rem = m & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && hm & 1)) {
+    hm++;
+    if (hm === 0x400) {
+      hm = 0;
+      he++;
+      if (he >= 0x1f) return sign | 0x7c00;
+    }
+  }
+  return sign | (he << 10) | hm;
 }
 
 /** An output record of take_results() → {name, shape, dtype, data} in its own dtype. */
