@@ -185,6 +185,26 @@ np.testing.assert_allclose(y, a + 1.5, atol=0.1)
   });
 });
 
+describe("comparisons see what was compared", () => {
+  test("an output changed by the script after the simulation is compared as changed", () => {
+    const r = run(`${HEAD}@nki.jit(mode="simulation")
+def inc(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.add(nl.load(x), 1.0))
+    return out
+a = np.zeros((2, 2), dtype=np.float32)
+y = inc(a)
+y[0, 0] = 5.0
+print(np.allclose(y, a + 1))
+`);
+    expect(out).toBe("False\n");
+    const [c] = r.simulations[0].comparisons;
+    expect([...c.actual.data]).toEqual([5, 1, 1, 1]);
+    expect([...r.simulations[0].outputs[0].data]).toEqual([1, 1, 1, 1]); // as simulated
+    expect(c.max_abs_err).toBe(4);
+  });
+});
+
 describe("traces and comparisons of large arrays", () => {
   test("a kernel traced twice to the same IR is listed once; another shape is another trace", () => {
     const r = run(`${HEAD}import neuronxcc.nki.typing as nt

@@ -14,8 +14,7 @@ export const MAX_DATA_ELEMENTS = 4 * 1024 * 1024;
  */
 export function decodeResults(text, blob) {
   const parsed = typeof text === "string" ? JSON.parse(text) : text;
-  // Records pointing at the same bytes (a comparison's actual side is the output itself) share
-  // one decoded array and its statistics.
+  // Records pointing at the same bytes share one decoded array and its statistics.
   const cache = new Map();
   const decode = (t) => {
     const key = `${t.offset}:${t.nbytes}:${t.dtype}`;
