@@ -1,17 +1,26 @@
 // Module worker: owns Pyodide + the core so the page never blocks.
 //
-// Protocol (all messages are plain objects):
+// Protocol (plain objects; the shared contract is in web/README.md):
 //   page -> worker  {type: "run", id, source, filename}
-//   worker -> page  {type: "status", state: "ready" | "error", message?}
-//                   {type: "stdout" | "stderr", text}
-//                   {type: "done", id, exitCode, traces}
+//   worker -> page  {type: "status", state: "downloading" | "starting" | "ready" | "error", message?}
+//                   {type: "stdout" | "stderr", id, text}        (id: the run writing, or null)
+//                   {type: "done", id, exitCode, traces, diagnostics, simulations}
 //                   {type: "failed", id, message}      (internal error, not a script error)
+//
+// A run that never returns (an infinite loop in the user's script) is not handled here: the
+// page terminates this worker and starts another (web/src/worker-client.js).
 import createCore from "nki-core";
 import { createRuntime, transferables } from "../../wasm/js/runtime.mjs";
 
 const BASE = new URL(import.meta.env.BASE_URL, self.location.href);
 
+/** The id of the run whose output Python is writing now (stdout arrives synchronously). */
+let currentId = null;
+
+const status = (state, message) => self.postMessage({ type: "status", state, message });
+
 async function boot() {
+  status("downloading");
   const pyodideUrl = new URL("pyodide/pyodide.mjs", BASE).href;
   const [{ loadPyodide }, pythonFiles] = await Promise.all([
     import(/* @vite-ignore */ pyodideUrl),
@@ -20,29 +29,35 @@ async function boot() {
       return r.json();
     }),
   ]);
+  status("starting");
   return createRuntime({
     loadPyodide,
     indexURL: new URL("pyodide/", BASE).href,
     createCore,
     pythonFiles,
-    stdout: (text) => self.postMessage({ type: "stdout", text }),
-    stderr: (text) => self.postMessage({ type: "stderr", text }),
+    stdout: (text) => self.postMessage({ type: "stdout", id: currentId, text }),
+    stderr: (text) => self.postMessage({ type: "stderr", id: currentId, text }),
   });
 }
 
 const runtimeReady = boot();
 runtimeReady.then(
-  () => self.postMessage({ type: "status", state: "ready" }),
-  (err) => self.postMessage({ type: "status", state: "error", message: String(err?.stack ?? err) }),
+  () => status("ready"),
+  (err) => status("error", String(err?.stack ?? err)),
 );
 
 self.onmessage = async ({ data }) => {
   if (data?.type !== "run") return;
   try {
     const runtime = await runtimeReady;
+    currentId = data.id;
+    // Thin on purpose: everything the page shows comes from runSource's result object.
     const result = runtime.runSource(data.source, { filename: data.filename });
-    self.postMessage({ type: "done", id: data.id, ...result }, transferables(result.simulations));
+    // Tensor data (Float32Array) moves instead of being copied.
+    self.postMessage({ ...result, type: "done", id: data.id }, transferables(result.simulations));
   } catch (err) {
     self.postMessage({ type: "failed", id: data.id, message: String(err?.message ?? err) });
+  } finally {
+    currentId = null;
   }
 };
