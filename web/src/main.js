@@ -1,112 +1,203 @@
-// The playground page: editor, Run, IR and output panes. All Python/wasm work happens in
-// ./worker.js; this file only moves text between the DOM and the worker.
-// Kernel-derived text is always inserted with textContent / text nodes, never as HTML.
-import defaultSource from "../../kernels/tensor_add.py?raw";
+// The playground page: wires the editor, the runtime worker, the result panes, sharing and the
+// settings together. Each part lives in its own module (editor/, app/, share/); this file only
+// decides what happens when. Kernel-derived text is only ever inserted as text.
+import { createLayout } from "./app/layout.js";
+import { createMessages } from "./app/messages.js";
+import { setupTheme, setupTimeLimit } from "./app/settings.js";
+import { debounce, defaultState, loadSaved, sanitizeState, save } from "./app/state.js";
+import { createViews } from "./app/views.js";
+import { createEditor } from "./editor/editor.js";
+import { examples, findExample } from "./editor/examples.js";
+import { decodeState, encodeState } from "./share/codec.js";
+import { createWorkerClient } from "./worker-client.js";
 
-const STORAGE_KEY = "nki-playground:source";
-const FILENAME = "tensor_add.py";
+const $ = (id) => document.getElementById(id);
+const status = $("status");
+const notice = $("notice");
 
-const editor = document.getElementById("editor");
-const runButton = document.getElementById("run");
-const status = document.getElementById("status");
-const irPane = document.getElementById("ir");
-const outputPane = document.getElementById("output");
+const STAGE_TEXT = {
+  downloading: "downloading the runtime…",
+  starting: "starting Python…",
+  ready: "ready",
+  error: "error: the runtime failed to load",
+};
 
-editor.value = loadSource();
-editor.addEventListener("input", () => saveSource(editor.value));
-
-let ready = false;
-let running = null; // id of the run in flight
-let nextId = 1;
-
-function setStatus(state, text = state) {
+function setStatus(state, text = STAGE_TEXT[state] ?? state) {
   status.dataset.state = state;
   status.textContent = text;
 }
 
-const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-worker.onmessage = ({ data }) => {
-  switch (data.type) {
-    case "status":
-      if (data.state === "ready") {
-        ready = true;
-        if (running === null) setStatus("ready");
-      } else {
-        setStatus("error", "error: the runtime failed to load");
-        appendOutput(`${data.message}\n`, "stderr");
-      }
+function showNotice(text) {
+  notice.textContent = text;
+  notice.hidden = !text;
+}
+
+// The worker starts first: Pyodide's download overlaps everything below.
+let busy = false; // a run is in flight: its status line wins over the worker's stages
+const client = createWorkerClient({
+  createWorker: () => new Worker(new URL("./worker.js", import.meta.url), { type: "module" }),
+  onStatus(state, message) {
+    if (!busy || state === "error") setStatus(state);
+    if (state === "error" && message) messages.stderr(`${message}\n`);
+  },
+  onOutput: (stream, text) => (stream === "stderr" ? messages.stderr(text) : messages.stdout(text)),
+});
+
+const messages = createMessages({
+  onProblemClick: (d) => editor.select(d.line ?? 1, d.col ?? 1, d.end_line ?? undefined, d.end_col ?? undefined),
+});
+
+// State: a share link wins over the saved state, which wins over the default example.
+let state = loadSaved() ?? defaultState();
+try {
+  const shared = await decodeState(location.hash);
+  if (shared) state = sanitizeState(shared, state);
+} catch (err) {
+  showNotice(`This link could not be opened: ${err.message}. Showing your saved code instead.`);
+}
+
+const filename = () => `${state.example ?? "kernel"}.py`;
+
+const persist = debounce(async () => {
+  save(state);
+  try {
+    history.replaceState(null, "", `#${await encodeState(state)}`);
+  } catch {
+    // CompressionStream missing (very old browser): the link just is not kept in sync
+  }
+}, 300);
+addEventListener("pagehide", () => persist.flush());
+
+const editor = createEditor($("editor"), {
+  doc: state.code,
+  onChange(text) {
+    state.code = text;
+    persist();
+  },
+  onRun: () => run(),
+  onCursorLine: (line) => views?.onCursorLine(line),
+  onHoverLine: (line) => views?.onHoverLine(line),
+});
+const views = createViews({ editor });
+const layout = createLayout({
+  layout: state.layout,
+  onChange(next) {
+    state.layout = next;
+    persist();
+  },
+});
+
+// Examples menu.
+const select = $("examples");
+const custom = new Option("(your code)", "");
+select.append(custom, ...examples.map((e) => Object.assign(new Option(e.name, e.name), { title: e.title })));
+function showExample() {
+  select.value = state.example ?? "";
+  $("filename").textContent = filename();
+}
+select.addEventListener("change", () => {
+  const example = findExample(select.value);
+  if (!example) return;
+  state.example = example.name;
+  editor.setText(example.source); // one undo step: Ctrl+Z brings the previous text back
+  showExample();
+  views.clear();
+  persist();
+});
+showExample();
+
+// Running.
+const runButton = $("run");
+const stopButton = $("stop");
+setupTimeLimit($("time-limit"), (ms) => (client.timeLimitMs = ms));
+setupTheme($("theme"));
+
+async function run() {
+  if (client.running) {
+    setStatus("running", "already running: wait for it or press Stop");
+    return;
+  }
+  busy = true;
+  persist.flush();
+  showNotice("");
+  messages.clear();
+  messages.setProblems([]);
+  editor.setProblems([], filename());
+  runButton.disabled = true;
+  stopButton.disabled = false;
+  setStatus("running", client.state === "ready" ? "running…" : "running (waiting for the runtime to load…)");
+  const outcome = await client.run(editor.text(), filename());
+  busy = false;
+  runButton.disabled = false;
+  stopButton.disabled = true;
+  const seconds = (outcome.elapsedMs / 1000).toFixed(1);
+  switch (outcome.kind) {
+    case "done": {
+      const { exitCode, traces = [], diagnostics = [], simulations = [] } = outcome.result;
+      views.setResult({ traces, simulations });
+      messages.setProblems(diagnostics);
+      editor.setProblems(diagnostics, filename());
+      setStatus(exitCode === 0 ? "ready" : "error", exitCode === 0 ? "ready" : `error (exit code ${exitCode})`);
       break;
-    case "stdout":
-    case "stderr":
-      appendOutput(data.text, data.type);
+    }
+    case "stopped": {
+      const why =
+        outcome.reason === "timeout"
+          ? `the script did not finish within the time limit (${client.timeLimitMs / 1000} s; change it in the toolbar)`
+          : "stopped by you";
+      messages.note(`stopped after ${seconds} s: ${why}. A fresh Python runtime replaced the old one; your code is unchanged.`);
+      setStatus("stopped", `stopped after ${seconds} s`);
       break;
-    case "done":
-      if (data.id !== running) break;
-      running = null;
-      irPane.textContent = data.traces.map((t) => t.text.replace(/\n?$/, "\n")).join("\n");
-      setStatus(data.exitCode === 0 ? "ready" : "error", data.exitCode === 0 ? "ready" : `error (exit code ${data.exitCode})`);
+    }
+    case "crashed":
+      messages.note(`the runtime crashed after ${seconds} s (${outcome.message}). A fresh one was started; your code is unchanged.`);
+      setStatus("error", "the runtime crashed; restarted");
       break;
     case "failed":
-      if (data.id !== running) break;
-      running = null;
-      appendOutput(`internal error: ${data.message}\n`, "stderr");
+      messages.note(`internal error: ${outcome.message}`);
       setStatus("error");
       break;
   }
-};
-worker.onerror = (event) => {
-  setStatus("error", "error: the worker failed to start");
-  appendOutput(`${event.message ?? "worker error"}\n`, "stderr");
-};
-
-function run() {
-  if (running !== null) return;
-  running = nextId++;
-  irPane.textContent = "";
-  outputPane.textContent = "";
-  setStatus("running", ready ? "running" : "running (waiting for the runtime to load…)");
-  worker.postMessage({ type: "run", id: running, source: editor.value, filename: FILENAME });
-}
-
-function appendOutput(text, stream) {
-  if (stream === "stderr") {
-    const span = document.createElement("span");
-    span.className = "stderr";
-    span.textContent = text;
-    outputPane.append(span);
-  } else {
-    outputPane.append(document.createTextNode(text));
-  }
+  // A replaced worker may still be booting; show its stage rather than "stopped" forever.
+  if (outcome.kind !== "done" && client.state !== "ready") setStatus(client.state);
 }
 
 runButton.addEventListener("click", run);
+stopButton.addEventListener("click", () => client.stop());
+// Ctrl/Cmd+Enter anywhere on the page (the editor binds it too).
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !event.defaultPrevented) {
     event.preventDefault();
     run();
   }
 });
-// Tab indents inside the editor instead of moving focus.
-editor.addEventListener("keydown", (event) => {
-  if (event.key === "Tab" && !event.shiftKey && !event.ctrlKey && !event.metaKey && !event.altKey) {
-    event.preventDefault();
-    editor.setRangeText("    ", editor.selectionStart, editor.selectionEnd, "end");
-    saveSource(editor.value);
+
+// Sharing.
+$("copy-link").addEventListener("click", async () => {
+  const url = `${location.href.split("#")[0]}#${await encodeState(state)}`;
+  history.replaceState(null, "", url);
+  try {
+    await navigator.clipboard.writeText(url);
+    showNotice("Link copied.");
+  } catch {
+    showNotice(`Copy this link: ${url}`);
+  }
+});
+// A pasted link in the same tab (our own replaceState does not fire hashchange).
+addEventListener("hashchange", async () => {
+  try {
+    const shared = await decodeState(location.hash);
+    if (!shared) return;
+    state = sanitizeState(shared, state);
+    editor.setText(state.code);
+    layout.apply(state.layout);
+    showExample();
+    views.clear();
+  } catch (err) {
+    showNotice(`This link could not be opened: ${err.message}. Your code is unchanged.`);
   }
 });
 
-function loadSource() {
-  try {
-    return localStorage.getItem(STORAGE_KEY) ?? defaultSource;
-  } catch {
-    return defaultSource; // storage disabled
-  }
-}
-
-function saveSource(text) {
-  try {
-    localStorage.setItem(STORAGE_KEY, text);
-  } catch {
-    // storage full or disabled: keep working without persistence
-  }
-}
+// Tests and benchmarks read these; nothing in the page depends on them.
+window.nkiPlayground = { client, editor, views, get state() { return state; } };
+document.documentElement.dataset.editorReady = "true";

@@ -1,0 +1,76 @@
+// The Output pane (the script's stdout/stderr and the page's own notes) and the Problems
+// list. Everything a kernel wrote is inserted as text nodes only.
+
+/**
+ * Where a diagnostic's `code` is explained (docs/errors.md, one heading per code). The site
+ * has no rendered docs pages yet, so this is the repository-relative Markdown path, as GitHub
+ * resolves it; when the site publishes docs/errors.html, change this one constant to
+ * "./docs/errors.html#".
+ */
+export const ERRORS_PAGE = "./docs/errors.md#";
+
+export function createMessages({ onProblemClick }) {
+  const output = document.getElementById("output");
+  const list = document.getElementById("problems");
+  const count = document.getElementById("problem-count");
+
+  function append(text, cls) {
+    if (!cls) {
+      output.append(document.createTextNode(text));
+    } else {
+      const span = document.createElement("span");
+      span.className = cls;
+      span.textContent = text;
+      output.append(span);
+    }
+    // Follow the output while the reader is at the bottom.
+    const pane = output.parentElement;
+    if (pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40) pane.scrollTop = pane.scrollHeight;
+  }
+
+  function setProblems(diagnostics) {
+    list.replaceChildren();
+    count.textContent = diagnostics.length ? String(diagnostics.length) : "";
+    for (const d of diagnostics) {
+      const li = document.createElement("li");
+      li.className = `problem ${d.severity === "warning" ? "warning" : "error"}`;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "problem-goto";
+      const where = document.createElement("span");
+      where.className = "problem-where";
+      where.textContent = `${d.file ?? ""}:${d.line ?? "?"}:${d.col ?? "?"}`;
+      const message = document.createElement("span");
+      message.className = "problem-message";
+      message.textContent = `${d.severity ?? "error"}: ${d.class ? `${d.class}: ` : ""}${d.message ?? ""}`;
+      button.append(where, " ", message);
+      button.addEventListener("click", () => onProblemClick(d));
+      li.append(button);
+      if (d.code) {
+        const link = document.createElement("a");
+        link.href = ERRORS_PAGE + encodeURIComponent(d.code);
+        link.target = "_blank";
+        link.rel = "noopener";
+        link.className = "problem-code";
+        link.textContent = d.code;
+        link.title = "What this error means and how to fix it";
+        li.append(" ", link);
+      }
+      list.append(li);
+    }
+    if (!diagnostics.length) {
+      const li = document.createElement("li");
+      li.className = "problem-none";
+      li.textContent = "No problems.";
+      list.append(li);
+    }
+  }
+
+  return {
+    clear: () => output.replaceChildren(),
+    stdout: (text) => append(text, ""),
+    stderr: (text) => append(text, "stderr"),
+    note: (text) => append(text.endsWith("\n") ? text : `${text}\n`, "note"),
+    setProblems,
+  };
+}

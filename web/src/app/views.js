@@ -1,0 +1,162 @@
+// The result panes (IR, regions, simulation) and the three-way linking between them and the
+// editor: a source line lights its IR lines and regions, an IR line its source line and region,
+// a region its source span and IR block. The breadcrumb shows the region path of the cursor.
+//
+// The components come from web/src/{ir,regions,sim,link} (the "views" work). They are looked up
+// by their exported names through an eager glob so the page builds, with plain stand-ins
+// (fallback-views.js), in a checkout where a component has not landed yet.
+import * as fallback from "./fallback-views.js";
+
+const modules = import.meta.glob(["../ir/*.js", "../regions/*.js", "../sim/*.js", "../link/*.js", "!**/*.test.js"], {
+  eager: true,
+});
+
+function component(name) {
+  for (const mod of Object.values(modules)) if (typeof mod[name] === "function") return mod[name];
+  return fallback[name];
+}
+
+/** [start, end] (inclusive) from the range shapes a component may return, or null. */
+function bounds(range) {
+  if (range == null) return null;
+  if (Array.isArray(range)) return range.length ? [range[0], range.at(-1)] : null;
+  const start = range.start ?? range.from ?? range.startLine ?? range.line ?? range.first;
+  const end = range.end ?? range.to ?? range.endLine ?? range.end_line ?? range.last ?? start;
+  return Number.isFinite(start) ? [start, end] : null;
+}
+
+const numbers = (a, b) => Array.from({ length: Math.max(0, b - a + 1) }, (_, k) => a + k);
+const asSet = (x) => new Set(x == null ? [] : typeof x[Symbol.iterator] === "function" ? x : [x]);
+
+/**
+ * @param {object} opts
+ * @param {object} opts.editor  from createEditor.
+ */
+export function createViews({ editor }) {
+  const panels = {
+    ir: document.getElementById("panel-ir"),
+    regions: document.getElementById("panel-regions"),
+    sim: document.getElementById("panel-sim"),
+  };
+  const breadcrumb = document.getElementById("breadcrumb");
+  const createLinkIndex = component("createLinkIndex");
+  let link = null;
+  let cursorLine = editor.cursorLine();
+
+  const irView = component("createIrView")(panels.ir, {
+    onLineClick(record, index) {
+      const line = link?.sourceLineForIrLine(index);
+      if (line > 0) editor.select(line);
+      showIrLine(index);
+    },
+    onLineHover(record) {
+      if (!record) return showSourceLine(cursorLine);
+      const line = record.loc?.line;
+      editor.highlightLines(line > 0 ? [line] : []);
+      setData(document.getElementById("editor"), line > 0 ? [line] : []);
+    },
+  });
+  const regionView = component("createRegionView")(panels.regions, {
+    onRegionClick: (id) => showRegion(id, { select: true }),
+    onRegionHover: (id) => (id == null ? showSourceLine(cursorLine) : showRegion(id, { select: false })),
+  });
+  const simView = component("createSimView")(panels.sim);
+
+  function setData(el, values) {
+    el.dataset.linkedLines = [...values].sort((a, b) => a - b).join(",");
+  }
+
+  function highlightIr(lines, regionId) {
+    irView.highlight({ lines, regionId });
+    setData(panels.ir, lines);
+    const first = Math.min(...lines);
+    if (Number.isFinite(first)) irView.scrollToLine(first);
+  }
+
+  function highlightRegions(ids) {
+    regionView.highlight(ids);
+    panels.regions.dataset.linkedRegions = [...ids].join(",");
+  }
+
+  /** A source line's IR lines and regions (cursor or pointer on that line). */
+  function showSourceLine(line) {
+    if (!link) return;
+    const regions = asSet(link.regionsForSourceLine(line));
+    highlightIr(asSet(link.irLinesForSourceLine(line)), [...regions].at(-1) ?? null);
+    highlightRegions(regions);
+    editor.highlightLines([]);
+    setData(document.getElementById("editor"), []);
+  }
+
+  function showIrLine(index) {
+    const region = link?.regionForIrLine(index);
+    const line = link?.sourceLineForIrLine(index);
+    highlightIr(new Set([index]), region ?? null);
+    highlightRegions(asSet(region));
+    editor.highlightLines(line > 0 ? [line] : []);
+    setData(document.getElementById("editor"), line > 0 ? [line] : []);
+  }
+
+  function showRegion(id, { select }) {
+    if (!link) return;
+    const ir = bounds(link.irRangeForRegion(id));
+    const src = bounds(link.sourceSpanForRegion(id));
+    highlightIr(new Set(ir ? numbers(...ir) : []), id);
+    highlightRegions(new Set([id]));
+    const lines = src ? numbers(...src) : [];
+    if (select && src) editor.select(src[0]);
+    editor.highlightLines(lines);
+    setData(document.getElementById("editor"), lines);
+  }
+
+  function renderBreadcrumb(line) {
+    const path = link ? link.regionPath(line) ?? [] : [];
+    const items = path.map((entry) => {
+      const li = document.createElement("li");
+      // Entries may be labels or objects; the label is kernel-derived text, so textContent.
+      li.textContent = typeof entry === "string" ? entry : String(entry.label ?? entry.name ?? entry.kind ?? "");
+      return li;
+    });
+    const ol = document.createElement("ol");
+    ol.append(...items);
+    if (!items.length) {
+      const span = document.createElement("span");
+      span.className = "crumb-empty";
+      span.textContent = link ? `Line ${line} is in no region` : "Run to see the regions";
+      breadcrumb.replaceChildren(span);
+    } else breadcrumb.replaceChildren(ol);
+  }
+
+  return {
+    /** A finished run: hand its traces and simulations to the panes. */
+    setResult({ traces = [], simulations = [] }) {
+      link = traces.length ? createLinkIndex(traces) : null;
+      irView.setTraces(traces);
+      regionView.setTraces(traces);
+      simView.setSimulations(simulations);
+      panels.ir.dataset.lines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
+      renderBreadcrumb(cursorLine);
+      showSourceLine(cursorLine);
+    },
+    clear() {
+      link = null;
+      irView.clear();
+      regionView.clear();
+      simView.clear();
+      panels.ir.dataset.lines = "0";
+      renderBreadcrumb(cursorLine);
+    },
+    onCursorLine(line) {
+      cursorLine = line;
+      renderBreadcrumb(line);
+      showSourceLine(line);
+    },
+    onHoverLine(line) {
+      showSourceLine(line ?? cursorLine);
+    },
+    /** Which components are real (not stand-ins); the page shows nothing of this. */
+    usesFallback: ["createIrView", "createRegionView", "createSimView", "createLinkIndex"].filter(
+      (name) => component(name) === fallback[name],
+    ),
+  };
+}

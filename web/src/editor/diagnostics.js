@@ -1,0 +1,52 @@
+// Diagnostics from the runtime ({line, col, end_line, end_col, severity, message, code}, 1-based
+// line and column as the CLI prints them) turned into document ranges for CodeMirror's lint
+// markers. Pure: takes a CodeMirror Text (or anything with .lines / .line(n)).
+
+const WORD = /[\w.]/;
+
+/** Offset of a 1-based line/column, clamped into the document. */
+export function offsetOf(doc, line, col) {
+  const l = doc.line(Math.min(Math.max(1, line | 0), doc.lines));
+  const c = Math.max(1, col | 0 || 1);
+  return Math.min(l.from + c - 1, l.to);
+}
+
+/**
+ * The range a diagnostic covers: [from, to). Without an end, it runs to the end of the token
+ * at the start position (or one character, or to the end of the line for a position in
+ * leading blanks).
+ */
+export function rangeOf(doc, diag) {
+  const from = offsetOf(doc, diag.line ?? 1, diag.col ?? 1);
+  if (diag.end_line != null && diag.end_col != null) {
+    const to = offsetOf(doc, diag.end_line, diag.end_col);
+    if (to > from) return { from, to };
+  }
+  const line = doc.lineAt(from);
+  const text = line.text;
+  let i = from - line.from;
+  if (i >= text.length) return { from, to: from };
+  if (!WORD.test(text[i])) {
+    // Column 1 of an indented line (an error about the whole statement): mark the line.
+    if (/\s/.test(text[i])) return { from, to: line.to };
+    return { from, to: from + 1 };
+  }
+  while (i < text.length && WORD.test(text[i])) i++;
+  return { from, to: line.from + i };
+}
+
+/** CodeMirror lint Diagnostics for the runtime's diagnostics of `filename`. */
+export function toLintDiagnostics(doc, diagnostics, filename) {
+  return diagnostics
+    .filter((d) => !d.file || !filename || baseName(d.file) === baseName(filename))
+    .map((d) => ({
+      ...rangeOf(doc, d),
+      severity: d.severity === "warning" ? "warning" : "error",
+      source: d.class ?? undefined,
+      message: d.message ?? "",
+    }));
+}
+
+export function baseName(path) {
+  return String(path).replace(/\\/g, "/").split("/").pop();
+}

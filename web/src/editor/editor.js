@@ -1,0 +1,134 @@
+// The kernel editor: CodeMirror 6 with Python, line numbers, history, search, bracket
+// matching, Tab indents (Escape then Tab leaves the editor: CodeMirror's tab-focus mode),
+// Ctrl/Cmd+Enter runs. Also the two decorations the linking needs: lint markers for the
+// runtime's diagnostics and a highlight of the source lines linked to an IR line or region.
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { python } from "@codemirror/lang-python";
+import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
+import { EditorSelection, EditorState, StateEffect, StateField } from "@codemirror/state";
+import {
+  Decoration,
+  EditorView,
+  drawSelection,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+} from "@codemirror/view";
+
+import { offsetOf, toLintDiagnostics } from "./diagnostics.js";
+import { highlightStyle } from "./highlight.js";
+
+const setLinked = StateEffect.define();
+const linkedLine = Decoration.line({ class: "cm-linked-line" });
+
+/** Lines highlighted because the IR line or region under the pointer came from them. */
+const linkedField = StateField.define({
+  create: () => Decoration.none,
+  update(value, tr) {
+    value = value.map(tr.changes);
+    for (const effect of tr.effects) {
+      if (!effect.is(setLinked)) continue;
+      const doc = tr.state.doc;
+      const lines = [...effect.value].filter((n) => n >= 1 && n <= doc.lines).sort((a, b) => a - b);
+      value = Decoration.set(lines.map((n) => linkedLine.range(doc.line(n).from)));
+    }
+    return value;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+/**
+ * @param {HTMLElement} parent
+ * @param {object} opts
+ * @param {string} opts.doc
+ * @param {(text: string) => void} [opts.onChange]
+ * @param {() => void} [opts.onRun]
+ * @param {(line: number) => void} [opts.onCursorLine]  1-based line of the main cursor.
+ * @param {(line: number | null) => void} [opts.onHoverLine]
+ * @param {string} [opts.label]  Accessible name of the editing area.
+ */
+export function createEditor(parent, { doc, onChange, onRun, onCursorLine, onHoverLine, label = "Kernel source" }) {
+  let lastCursorLine = 0;
+  const runKey = { key: "Mod-Enter", preventDefault: true, run: () => (onRun?.(), true) };
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc,
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        indentUnit.of("    "),
+        bracketMatching(),
+        highlightActiveLine(),
+        highlightSelectionMatches(),
+        search({ top: true }),
+        python(),
+        syntaxHighlighting(highlightStyle),
+        lintGutter(),
+        linkedField,
+        keymap.of([runKey, ...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),
+        EditorView.contentAttributes.of({ "aria-label": label }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) onChange?.(update.state.doc.toString());
+          if (update.docChanged || update.selectionSet) {
+            const line = update.state.doc.lineAt(update.state.selection.main.head).number;
+            if (line !== lastCursorLine) {
+              lastCursorLine = line;
+              onCursorLine?.(line);
+            }
+          }
+        }),
+      ],
+    }),
+  });
+
+  let hovered = null;
+  view.contentDOM.addEventListener("mousemove", (event) => {
+    const pos = view.posAtCoords({ x: event.clientX, y: event.clientY });
+    const line = pos == null ? null : view.state.doc.lineAt(pos).number;
+    if (line !== hovered) onHoverLine?.((hovered = line));
+  });
+  view.contentDOM.addEventListener("mouseleave", () => {
+    if (hovered !== null) onHoverLine?.((hovered = null));
+  });
+
+  return {
+    view,
+    text: () => view.state.doc.toString(),
+    /** Replaces the whole document (an example, a restored state); one undo step. */
+    setText(text) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    },
+    /** Lint markers for the runtime's diagnostics (all of them at once; [] clears). */
+    setProblems(diagnostics, filename) {
+      view.dispatch(setDiagnostics(view.state, toLintDiagnostics(view.state.doc, diagnostics, filename)));
+    },
+    /** Selects from line:col (1-based) to endLine:endCol, or the whole line, and scrolls there. */
+    select(line, col, endLine, endCol) {
+      const doc = view.state.doc;
+      const from = col ? offsetOf(doc, line, col) : doc.line(clampLine(doc, line)).from;
+      const to = endLine ? offsetOf(doc, endLine, endCol ?? 1 + doc.line(clampLine(doc, endLine)).length) : from;
+      view.dispatch({
+        selection: EditorSelection.single(from, Math.max(from, to)),
+        effects: EditorView.scrollIntoView(from, { y: "center" }),
+      });
+      view.focus();
+    },
+    /** Highlights these 1-based lines (a Set or array) as linked; empty clears. */
+    highlightLines(lines) {
+      view.dispatch({ effects: setLinked.of(lines ?? []) });
+    },
+    cursorLine: () => view.state.doc.lineAt(view.state.selection.main.head).number,
+    focus: () => view.focus(),
+  };
+}
+
+function clampLine(doc, line) {
+  return Math.min(Math.max(1, line | 0), doc.lines);
+}
