@@ -158,8 +158,10 @@ async function run() {
       setStatus("error");
       break;
   }
-  // A replaced worker may still be booting; show its stage rather than "stopped" forever.
-  if (outcome.kind !== "done" && client.state !== "ready") setStatus(client.state);
+  // A replaced worker still booting (no warm spare yet): say so; its "ready" replaces this.
+  if (outcome.kind !== "done" && client.state !== "ready") {
+    setStatus(status.dataset.state, `${status.textContent}; starting a fresh runtime…`);
+  }
 }
 
 runButton.addEventListener("click", run);

@@ -12,7 +12,8 @@ function flatten(traces) {
     for (const record of trace.records ?? []) {
       const key = record.region_id >= 0 ? `${t}:${record.region_id}` : null;
       const index = lines.length;
-      if (record.op_id === -1 && key) {
+      // The kernel header line carries the kernel region's id but opens nothing.
+      if (record.op_id === -1 && key && !/^\s*kernel /.test(record.text)) {
         if (stack.at(-1) === key && record.text.trim().startsWith("}")) stack.pop();
         else if (!regions.has(key)) {
           const label = record.text.replace(/\s+@ .*$/, "").replace(/\{\s*$/, "").trim();
@@ -33,6 +34,7 @@ export function createLinkIndex(traces) {
     lines.flatMap((l, i) => (l.record.loc?.line === line ? [i] : []));
   const regionForIrLine = (i) => lines[i]?.key ?? null;
   return {
+    lines: lines.map((l) => l.record),
     irLinesForSourceLine,
     regionsForSourceLine: (line) => [...new Set(irLinesForSourceLine(line).map(regionForIrLine).filter(Boolean))],
     sourceLineForIrLine: (i) => lines[i]?.record.loc?.line ?? null,

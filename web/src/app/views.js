@@ -25,6 +25,8 @@ function bounds(range) {
   return Number.isFinite(start) ? [start, end] : null;
 }
 
+/** A source line number from a number or a {line} location. */
+const lineOf = (x) => (typeof x === "number" ? x : x?.line ?? null);
 const numbers = (a, b) => Array.from({ length: Math.max(0, b - a + 1) }, (_, k) => a + k);
 const asSet = (x) => new Set(x == null ? [] : typeof x[Symbol.iterator] === "function" ? x : [x]);
 
@@ -45,13 +47,14 @@ export function createViews({ editor }) {
 
   const irView = component("createIrView")(panels.ir, {
     onLineClick(record, index) {
-      const line = link?.sourceLineForIrLine(index);
+      const line = lineOf(link?.sourceLineForIrLine(index));
       if (line > 0) editor.select(line);
       showIrLine(index);
     },
     onLineHover(record) {
       if (!record) return showSourceLine(cursorLine);
-      const line = record.loc?.line;
+      // Only lines of the user's file link back (not library frames).
+      const line = link?.file && record.loc?.file !== link.file ? null : record.loc?.line;
       editor.highlightLines(line > 0 ? [line] : []);
       setData(document.getElementById("editor"), line > 0 ? [line] : []);
     },
@@ -82,7 +85,8 @@ export function createViews({ editor }) {
   function showSourceLine(line) {
     if (!link) return;
     const regions = asSet(link.regionsForSourceLine(line));
-    highlightIr(asSet(link.irLinesForSourceLine(line)), [...regions].at(-1) ?? null);
+    // Regions come innermost first.
+    highlightIr(asSet(link.irLinesForSourceLine(line)), [...regions][0] ?? null);
     highlightRegions(regions);
     editor.highlightLines([]);
     setData(document.getElementById("editor"), []);
@@ -90,7 +94,7 @@ export function createViews({ editor }) {
 
   function showIrLine(index) {
     const region = link?.regionForIrLine(index);
-    const line = link?.sourceLineForIrLine(index);
+    const line = lineOf(link?.sourceLineForIrLine(index));
     highlightIr(new Set([index]), region ?? null);
     highlightRegions(asSet(region));
     editor.highlightLines(line > 0 ? [line] : []);
@@ -101,10 +105,11 @@ export function createViews({ editor }) {
     if (!link) return;
     const ir = bounds(link.irRangeForRegion(id));
     const src = bounds(link.sourceSpanForRegion(id));
+    // Selecting moves the cursor, which lights the cursor line's IR: do it before ours.
+    if (select && src) editor.select(src[0]);
     highlightIr(new Set(ir ? numbers(...ir) : []), id);
     highlightRegions(new Set([id]));
     const lines = src ? numbers(...src) : [];
-    if (select && src) editor.select(src[0]);
     editor.highlightLines(lines);
     setData(document.getElementById("editor"), lines);
   }
@@ -131,7 +136,7 @@ export function createViews({ editor }) {
     /** A finished run: hand its traces and simulations to the panes. */
     setResult({ traces = [], simulations = [] }) {
       link = traces.length ? createLinkIndex(traces) : null;
-      irView.setTraces(traces);
+      irView.setTraces(traces, link); // the IR view reuses the index instead of building its own
       regionView.setTraces(traces);
       simView.setSimulations(simulations);
       panels.ir.dataset.lines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
@@ -154,6 +159,8 @@ export function createViews({ editor }) {
     onHoverLine(line) {
       showSourceLine(line ?? cursorLine);
     },
+    /** The IR lines in the index space the panes share (tests compare against these). */
+    irLineTexts: () => (link?.lines ?? []).map((l) => l.text),
     /** Which components are real (not stand-ins); the page shows nothing of this. */
     usesFallback: ["createIrView", "createRegionView", "createSimView", "createLinkIndex"].filter(
       (name) => component(name) === fallback[name],
