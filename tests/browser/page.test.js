@@ -1,113 +1,118 @@
-// The built site (build/site, from `npm run build`) in Debian's Chromium: the page boots the
-// worker (Pyodide + core), runs the default kernel and shows its IR.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-import { chromium } from "playwright-core";
+// The built site in Chromium: a cold load gives a usable editor before the runtime is ready,
+// the runtime boots through its stages, an example runs and its IR and regions are shown,
+// everything is served by us, and the editor's text survives a reload.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { serve } from "../../scripts/serve.mjs";
-
-const SITE = fileURLToPath(new URL("../../build/site/", import.meta.url));
-const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import {
+  getCode,
+  launchBrowser,
+  openPage,
+  runAndWait,
+  screenshot,
+  setCode,
+  startServer,
+  waitForRuntime,
+} from "./harness.js";
 
 let server;
-let url;
-let context;
-let profileDir;
-const consoleErrors = [];
+let browser;
 
 beforeAll(async () => {
-  if (!existsSync(join(SITE, "index.html"))) {
-    throw new Error(`${SITE} has no index.html; run \`npm run build\` first`);
-  }
-  ({ server, url } = await serve({ root: SITE, port: 0 }));
-  profileDir = mkdtempSync(join(tmpdir(), "nki-chromium-profile-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  server = await startServer();
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await context?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await browser?.close();
+  await server?.close();
 });
 
 describe("playground page", () => {
-  test("loads, runs the default kernel and shows its IR", async () => {
-    const page = await context.newPage();
-    page.on("console", (msg) => msg.type() === "error" && consoleErrors.push(msg.text()));
-    page.on("pageerror", (err) => consoleErrors.push(String(err)));
+  test("cold load: editor usable first, then the runtime; an example's IR and regions are shown", async () => {
+    const page = await openPage(browser.context);
     const requests = [];
     page.on("request", (req) => requests.push(req.url()));
-    const failed = [];
-    page.on("response", (res) => res.status() >= 400 && failed.push(`${res.status()} ${res.url()}`));
+    const stages = [];
+    await page.exposeFunction("recordStage", (s) => stages.push(s));
+    await page.addInitScript(() => {
+      new MutationObserver(() => window.recordStage?.(document.querySelector("#status")?.dataset.state)).observe(
+        document,
+        { subtree: true, attributes: true, attributeFilter: ["data-state"] },
+      );
+    });
 
     const t0 = Date.now();
-    await page.goto(url);
-    // Interactive before the runtime is ready: the editor is filled and the button exists.
-    await expect.poll(() => page.inputValue("#editor")).toContain("tensor_add");
-    await page.waitForFunction(
-      () => ["ready", "error"].includes(document.querySelector("#status").dataset.state),
-      null,
-      { timeout: 60_000 },
-    );
+    await page.goto(server.url);
+    await page.waitForSelector("html[data-editor-ready] .cm-content");
+    const editorMs = Date.now() - t0;
+    // Typing works before Python is up.
+    await page.click(".cm-content");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\n# typed before ready\n");
+    expect(await getCode(page)).toContain("# typed before ready");
+    expect(await page.$eval("#status", (el) => el.dataset.state)).not.toBe("ready");
+
+    const text = await waitForRuntime(page);
     const readyMs = Date.now() - t0;
-    expect(await page.textContent("#status"), await page.textContent("#output")).toBe("ready");
+    expect(text, await page.textContent("#output")).toBe("ready");
+    expect(stages).toContain("starting");
+    expect(stages.indexOf("starting")).toBeLessThan(stages.indexOf("ready"));
 
-    await page.click("#run");
-    await page.waitForFunction(
-      () => ["ready", "error"].includes(document.querySelector("#status").dataset.state) &&
-        document.querySelector("#ir").textContent.length > 0 ||
-        document.querySelector("#status").dataset.state === "error",
-      null,
-      { timeout: 30_000 },
-    );
-    const ir = await page.textContent("#ir");
-    const output = await page.textContent("#output");
-    expect(await page.textContent("#status"), output).toBe("ready");
-    expect(ir).toContain("KernelScope");
-    expect(ir).toContain("LoopScope");
+    expect(await runAndWait(page), await page.textContent("#output")).toBe("ready");
+    const ir = await page.textContent("#panel-ir");
+    expect(ir).toContain("KernelScope @tensor_add");
+    expect(ir).toContain("LoopScope affine %j in [0, 2) trip 2");
     expect(ir).toMatch(/tensor_add\.py:\d+/);
+    expect(await page.textContent("#output")).toContain("traced tensor_add: 5 instructions");
 
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, "page.png") });
+    await page.click("#tab-regions");
+    const regions = page.locator('#panel-regions [role="treeitem"]');
+    expect(await regions.count()).toBeGreaterThanOrEqual(3);
+    const regionText = await page.textContent("#panel-regions");
+    expect(regionText).toMatch(/Kernel/);
+    expect(regionText).toMatch(/Loop/);
+    expect(regionText).toMatch(/trip\D{0,3}2(?!\d)/);
+    expect(regionText).toMatch(/Allocation/);
+    await screenshot(page, "page-regions");
+    await page.click("#tab-ir");
+    await screenshot(page, "page-ready");
+
     // Everything came from our own server: no CDN.
-    expect(requests.filter((u) => !u.startsWith(url))).toEqual([]);
-    expect(failed).toEqual([]);
-    expect(consoleErrors).toEqual([]);
-    console.log(`page ready in ${readyMs} ms`);
+    expect(requests.filter((u) => !u.startsWith(server.url))).toEqual([]);
+    expect(page.problems).toEqual([]);
+    console.log(`editor usable in ${editorMs} ms, runtime ready in ${readyMs} ms (cold, shared CPU)`);
   });
 
-  test("a failing script shows its error and leaves the page usable", async () => {
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.fill("#editor", "import neuronxcc.nki.language as nl\nnl.load(None)\n");
-    await page.keyboard.press("Control+Enter");
-    await page.waitForFunction(() => document.querySelector("#status").dataset.state === "error", null, {
-      timeout: 60_000,
-    });
-    expect(await page.textContent("#output")).toContain(
-      "calling NKI API outside of NKI kernels is not supported.",
-    );
-    // The edit was kept in localStorage: a reload shows it again.
+  test("examples menu loads a kernel; the text and the layout survive a reload", async () => {
+    const page = await openPage(browser.context, server.url);
+    const options = await page.$$eval("#examples option", (os) => os.map((o) => [o.value, o.title]));
+    expect(options.map(([v]) => v)).toEqual(expect.arrayContaining(["tensor_add", "attention", "softmax"]));
+    expect(Object.fromEntries(options).attention).toMatch(/^Single-head attention/);
+
+    await page.selectOption("#examples", "softmax");
+    expect(await getCode(page)).toContain("def ");
+    expect(await page.textContent("#filename")).toBe("softmax.py");
+    await setCode(page, "print('kept across reloads')\n");
+    await page.click("#tab-problems");
+    await page.waitForTimeout(500); // the save is debounced (300 ms)
     await page.reload();
-    expect(await page.inputValue("#editor")).toContain("nl.load(None)");
+    await page.waitForSelector("html[data-editor-ready]");
+    expect(await getCode(page)).toBe("print('kept across reloads')\n");
+    expect(await page.getAttribute("#tab-problems", "aria-selected")).toBe("true");
+    expect(page.problems).toEqual([]);
+  });
+
+  test("dark theme follows the system and the toggle overrides it", async () => {
+    const page = await openPage(browser.context, server.url);
+    await page.emulateMedia({ colorScheme: "dark" });
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(await bg()).toBe("rgb(22, 24, 29)");
+    await page.click("#theme"); // system -> light
+    expect(await bg()).toBe("rgb(255, 255, 255)");
+    await page.click("#theme"); // light -> dark
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(await bg()).toBe("rgb(22, 24, 29)");
+    await screenshot(page, "page-dark");
+    await page.click("#theme"); // back to system for the other tests
   });
 });

@@ -1,0 +1,67 @@
+// An error in the kernel: a lint marker at the diagnostic's line and column, an entry in the
+// Problems list that moves the cursor there, the stderr in Output, the text kept.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
+import { getCode, launchBrowser, openPage, runAndWait, screenshot, setCode, startServer, waitForRuntime } from "./harness.js";
+
+// Line 5, column 5: `nl.load` called outside any kernel.
+const SOURCE = [
+  "import neuronxcc.nki.language as nl",
+  "",
+  "",
+  "if True:",
+  "    nl.load(None)",
+  "",
+].join("\n");
+
+let server;
+let browser;
+let page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  page = await openPage(browser.context, server.url);
+  expect(await waitForRuntime(page)).toBe("ready");
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("diagnostics", () => {
+  test("an error kernel gets a marker at its line and column and a Problems entry", async () => {
+    await setCode(page, SOURCE);
+    expect(await runAndWait(page)).toBe("error");
+    expect(await page.textContent("#output")).toContain("calling NKI API outside of NKI kernels is not supported");
+
+    // The marker: CodeMirror wraps the diagnostic's range in .cm-lintRange-error.
+    const marker = page.locator(".cm-lintRange-error").first();
+    await marker.waitFor();
+    const where = await marker.evaluate((el) => {
+      const line = el.closest(".cm-line");
+      const lines = [...document.querySelectorAll(".cm-content .cm-line")];
+      const range = document.createRange();
+      range.setStart(line, 0);
+      range.setEndBefore(el);
+      return { line: lines.indexOf(line) + 1, col: range.toString().length + 1, text: el.textContent };
+    });
+    expect(where.line).toBe(5);
+    expect(where.col).toBe(5);
+    expect(where.text.startsWith("nl.load")).toBe(true);
+
+    await page.click("#tab-problems");
+    const entry = page.locator("#problems .problem").first();
+    expect(await entry.textContent()).toMatch(/:5:5/);
+    expect(await page.textContent("#problem-count")).toBe("1");
+    const code = await entry.locator("a.problem-code").getAttribute("href").catch(() => null);
+    if (code !== null) expect(code).toMatch(/errors\.(md|html)#nki-/);
+    await page.evaluate(() => window.nkiPlayground.editor.select(1, 1));
+    await entry.locator("button").click();
+    expect(await page.evaluate(() => window.nkiPlayground.editor.cursorLine())).toBe(5);
+    await screenshot(page, "page-error");
+    expect(await getCode(page)).toBe(SOURCE);
+    expect(page.problems).toEqual([]);
+  });
+});

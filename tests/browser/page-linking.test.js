@@ -1,0 +1,81 @@
+// Linking in the built page: a source line lights its IR lines, an IR line its source line,
+// a region its source span and IR block; the breadcrumb follows the cursor.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
+import { editorLine, launchBrowser, openPage, runAndWait, screenshot, startServer, waitForRuntime } from "./harness.js";
+
+let server;
+let browser;
+let page;
+
+const linked = (selector) => page.$eval(selector, (el) => el.dataset.linkedLines ?? "");
+/** Indices of the IR lines whose location is tensor_add.py:<line>. */
+const irLinesOf = (line) =>
+  page.evaluate(
+    (n) =>
+      window.nkiPlayground.views
+        .irLineTexts()
+        .flatMap((text, i) => (text.includes(`@ tensor_add.py:${n}:`) ? [i] : []))
+        .join(","),
+    line,
+  );
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  page = await openPage(browser.context, server.url);
+  await page.selectOption("#examples", "tensor_add");
+  expect(await waitForRuntime(page)).toBe("ready");
+  expect(await runAndWait(page)).toBe("ready");
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("source, IR and regions are linked", () => {
+  test("clicking a source line highlights exactly its IR lines; the breadcrumb shows its regions", async () => {
+    const expected = await irLinesOf(25); // a_tile = nl.load(...)
+    expect(expected.split(",").length).toBe(1);
+    await editorLine(page, 25).click();
+    expect(await linked("#panel-ir")).toBe(expected);
+    const crumbs = await page.$$eval("#breadcrumb li", (lis) => lis.map((li) => li.textContent));
+    expect(crumbs.length).toBeGreaterThanOrEqual(3);
+    expect(crumbs[0]).toMatch(/Kernel/);
+    expect(crumbs.some((c) => /Loop/.test(c) && /%j/.test(c))).toBe(true);
+    expect(crumbs.at(-1)).toMatch(/Allocation/);
+    await screenshot(page, "page-linked-source");
+
+    // A line with no IR of its own (the docstring) highlights nothing.
+    await editorLine(page, 2).click();
+    expect(await linked("#panel-ir")).toBe("");
+  });
+
+  test("clicking an IR line selects and highlights its source line", async () => {
+    await page.locator("#panel-ir").getByText("dma.store").first().click();
+    expect(await linked("#editor")).toBe("28");
+    expect(await page.evaluate(() => window.nkiPlayground.editor.cursorLine())).toBe(28);
+    expect(await page.locator(".cm-linked-line").count()).toBe(1);
+    expect(await page.locator(".cm-linked-line").textContent()).toContain("nl.store(out[rows_here, cols_here]");
+    await screenshot(page, "page-linked-ir");
+  });
+
+  test("clicking a region highlights its source span and its IR block", async () => {
+    await page.click("#tab-regions");
+    // The innermost item mentioning a loop is the loop (its ancestors contain its text too);
+    // its top-left corner is its own label, not a child's.
+    const loop = page.locator('#panel-regions [role="treeitem"]').filter({ hasText: /Loop/ }).last();
+    await loop.click({ position: { x: 12, y: 8 } });
+    // The loop opens on line 22 and its last statement is on line 28.
+    expect(await linked("#editor")).toBe("22,23,24,25,26,27,28");
+    const texts = await page.evaluate(() => window.nkiPlayground.views.irLineTexts());
+    const block = (await linked("#panel-ir")).split(",").map(Number);
+    expect(texts[block[0]]).toMatch(/LoopScope affine %j/);
+    expect(texts[block.at(-1)].trim()).toBe("}");
+    expect(block.some((i) => texts[i].includes("dma.store"))).toBe(true);
+    await screenshot(page, "page-linked-region");
+    await page.click("#tab-ir");
+    expect(page.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,77 @@
+// A script that never finishes: Stop (and the time limit) terminate the worker, a warm spare
+// takes over, the editor keeps its text, the page says what happened and the next run works.
+// Times are printed, not asserted (a shared machine); the limit only bounds a hang.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
+import { getCode, launchBrowser, openPage, runAndWait, screenshot, setCode, startServer, statusOf, waitForRuntime } from "./harness.js";
+
+const LOOP = "print('looping', flush=True)\nwhile True:\n    pass\n";
+
+let server;
+let browser;
+let page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  page = await openPage(browser.context, server.url);
+  expect(await waitForRuntime(page)).toBe("ready");
+  // Stop is fastest with the spare booted; wait for it so the figure below is the warm path.
+  await page.waitForFunction(() => window.nkiPlayground.client.spareReady, null, { timeout: 90_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function startLoop() {
+  await setCode(page, LOOP);
+  await page.click("#run");
+  await page.waitForFunction(() => document.querySelector("#output").textContent.includes("looping"), null, {
+    timeout: 30_000,
+  });
+}
+
+describe("a script that does not finish", () => {
+  test("Stop recovers: the editor keeps its text and the next run works", async () => {
+    await startLoop();
+    expect(await statusOf(page)).toBe("running");
+    expect(await page.isDisabled("#run")).toBe(true);
+    // A second run while one runs is refused, with a message; the first keeps running.
+    await page.click(".cm-content");
+    await page.keyboard.press("Control+Enter");
+    expect(await page.textContent("#status")).toContain("already running");
+
+    const t0 = Date.now();
+    await page.click("#stop");
+    await page.waitForFunction(() => document.querySelector("#status").dataset.state !== "running");
+    expect(await getCode(page)).toBe(LOOP);
+    expect(await page.textContent("#output")).toMatch(/stopped after \d+\.\d s: stopped by you\./);
+    await screenshot(page, "page-stopped");
+
+    await setCode(page, "print('after stop')\n");
+    expect(await runAndWait(page)).toBe("ready");
+    const recoveredMs = Date.now() - t0;
+    expect(await page.textContent("#output")).toContain("after stop");
+    console.log(`Stop -> next run finished: ${recoveredMs} ms (warm spare)`);
+  });
+
+  test("the time limit stops it and says so", async () => {
+    await page.fill("#time-limit", "1");
+    await page.dispatchEvent("#time-limit", "change");
+    await startLoop();
+    await page.waitForFunction(() => document.querySelector("#status").dataset.state !== "running", null, {
+      timeout: 30_000,
+    });
+    expect(await page.textContent("#output")).toMatch(
+      /stopped after \d+\.\d s: the script did not finish within the time limit \(1 s/,
+    );
+    expect(await getCode(page)).toBe(LOOP);
+    // Right after, whichever worker is now active (spare or a cold one), a run completes.
+    await setCode(page, "print('after the limit')\n");
+    expect(await runAndWait(page)).toBe("ready");
+    expect(await page.textContent("#output")).toContain("after the limit");
+    expect(page.problems).toEqual([]);
+  });
+});
