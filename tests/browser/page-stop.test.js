@@ -75,3 +75,23 @@ describe("a script that does not finish", () => {
     expect(page.problems).toEqual([]);
   });
 });
+
+describe("a worker that dies", () => {
+  test("is replaced, the page says so, the code stays and the next run works", async () => {
+    // An uncaught exception in the worker's own event loop (after the run returns) is what a
+    // crashed runtime looks like from the page: the Worker's error event.
+    const crash = "import js\njs.eval(\"setTimeout(() => { throw new Error('boom from the test') }, 0)\")\nprint('scheduled')\n";
+    await setCode(page, crash);
+    // The crash follows the run at once: the status may already show the replacement booting.
+    await runAndWait(page);
+    expect(await page.textContent("#output")).toContain("scheduled");
+    await page.waitForFunction(() => document.querySelector("#output").textContent.includes("stopped unexpectedly"), null, {
+      timeout: 30_000,
+    });
+    expect(await page.textContent("#output")).toContain("boom from the test");
+    expect(await getCode(page)).toBe(crash);
+    await setCode(page, "print('after the crash')\n");
+    expect(await runAndWait(page)).toBe("ready");
+    expect(await page.textContent("#output")).toContain("after the crash");
+  });
+});

@@ -102,6 +102,31 @@ describe("playground page", () => {
     expect(page.problems).toEqual([]);
   });
 
+  test("keyboard: Tab indents, Escape then Tab leaves the editor, tabs move with the arrows", async () => {
+    const page = await openPage(browser.context, server.url);
+    await page.waitForSelector("html[data-editor-ready]");
+    await setCode(page, "x = 1\n");
+    await page.click(".cm-content");
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.press("Tab");
+    expect(await getCode(page)).toBe("    x = 1\n");
+    expect(await page.evaluate(() => document.activeElement.classList.contains("cm-content"))).toBe(true);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement.id)).toBe("split-x");
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Shift+Tab"); // back out of the editor to the toolbar
+    expect(await page.evaluate(() => document.activeElement.id)).toBe("theme");
+    await page.focus("#tab-ir");
+    await page.keyboard.press("ArrowRight");
+    expect(await page.evaluate(() => document.activeElement.id)).toBe("tab-regions");
+    expect(await page.isVisible("#panel-regions")).toBe(true);
+    expect(await page.isHidden("#panel-ir")).toBe(true);
+    await page.keyboard.press("ArrowLeft");
+    // Controls are real buttons, reachable in order.
+    expect(await page.$$eval("header button", (bs) => bs.every((b) => b.tagName === "BUTTON" && b.tabIndex === 0))).toBe(true);
+  });
+
   test("dark theme follows the system and the toggle overrides it", async () => {
     const page = await openPage(browser.context, server.url);
     await page.emulateMedia({ colorScheme: "dark" });

@@ -41,6 +41,8 @@ const client = createWorkerClient({
     if (state === "error" && message) messages.stderr(`${message}\n`);
   },
   onOutput: (stream, text) => (stream === "stderr" ? messages.stderr(text) : messages.stdout(text)),
+  onIdleCrash: (message) =>
+    messages.note(`the runtime stopped unexpectedly (${message}). A fresh one was started; your code is unchanged.`),
 });
 
 const messages = createMessages({

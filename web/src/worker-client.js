@@ -6,6 +6,8 @@
 // the whole worker. A second, "spare" worker boots in the background once the first is
 // ready, so that recovery is swapping in an already-warm runtime instead of a cold boot.
 
+const SPARE_DELAY_MS = 1000;
+
 /**
  * @typedef {{kind: "done", result: object, elapsedMs: number}
  *   | {kind: "stopped", reason: "stop" | "timeout", elapsedMs: number}
@@ -19,6 +21,8 @@
  * @param {() => Worker} opts.createWorker  Starts a fresh runtime worker.
  * @param {(state: string, message?: string) => void} [opts.onStatus]  Stages of the active worker.
  * @param {(stream: "stdout"|"stderr", text: string) => void} [opts.onOutput]  Output of the run.
+ * @param {(message: string) => void} [opts.onIdleCrash]  The worker died between runs (it was
+ *   replaced already); a crash during a run resolves that run as "crashed" instead.
  * @param {number} [opts.timeLimitMs]  A run longer than this is stopped (0: no limit).
  * @param {boolean} [opts.warmSpare]  Keep a second worker booted for fast recovery.
  */
@@ -26,6 +30,7 @@ export function createWorkerClient({
   createWorker,
   onStatus = () => {},
   onOutput = () => {},
+  onIdleCrash = () => {},
   timeLimitMs = 10_000,
   warmSpare = true,
 }) {
@@ -51,7 +56,8 @@ export function createWorkerClient({
   }
 
   function afterReady() {
-    if (warmSpare && !spare) setTimeout(() => { if (!spare) spare = spawn(); }, 0);
+    // A moment later, so the spare's boot (CPU-heavy) does not slow the first run after ready.
+    if (warmSpare && !spare) setTimeout(() => { if (!spare) spare = spawn(); }, SPARE_DELAY_MS);
     if (run && !run.posted) post();
   }
 
@@ -80,8 +86,10 @@ export function createWorkerClient({
       return;
     }
     if (slot !== active) return;
-    if (run) finish({ kind: "crashed", message });
+    const during = run !== null;
+    if (during) finish({ kind: "crashed", message });
     replaceActive();
+    if (!during) onIdleCrash(message);
   }
 
   function replaceActive() {

@@ -12,7 +12,8 @@ export function offsetOf(doc, line, col) {
 }
 
 /**
- * The range a diagnostic covers: [from, to). Without an end, it runs to the end of the token
+ * The range a diagnostic covers: [from, to). `end_col` is exclusive, like Python's
+ * end_col_offset (+1 for the 1-based column). Without an end, it runs to the end of the token
  * at the start position (or one character, or to the end of the line for a position in
  * leading blanks).
  */

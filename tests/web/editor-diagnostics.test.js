@@ -1,0 +1,43 @@
+// Runtime diagnostics -> editor ranges (web/src/editor/diagnostics.js): 1-based line/col as the
+// CLI prints them, the end when given, else the token at the start.
+import { Text } from "@codemirror/state";
+import { describe, expect, test } from "vitest";
+
+import { rangeOf, toLintDiagnostics } from "../../web/src/editor/diagnostics.js";
+
+const doc = Text.of(["import neuronxcc.nki.language as nl", "", "if True:", "    nl.load(None)", "x = (1 +"]);
+const text = (r) => doc.sliceString(r.from, r.to);
+
+describe("diagnostic ranges", () => {
+  test("line and column are 1-based; without an end the range is the token there", () => {
+    expect(text(rangeOf(doc, { line: 4, col: 5 }))).toBe("nl.load");
+    expect(rangeOf(doc, { line: 4, col: 5 }).from).toBe(doc.line(4).from + 4);
+    expect(text(rangeOf(doc, { line: 4, col: 12 }))).toBe("(");
+  });
+
+  test("an end position is used when it is after the start", () => {
+    expect(text(rangeOf(doc, { line: 4, col: 5, end_line: 4, end_col: 18 }))).toBe("nl.load(None)");
+    expect(text(rangeOf(doc, { line: 3, col: 1, end_line: 4, end_col: 7 }))).toBe("if True:\n    nl");
+    expect(text(rangeOf(doc, { line: 4, col: 5, end_line: 4, end_col: 5 }))).toBe("nl.load");
+  });
+
+  test("positions outside the document are clamped, never thrown", () => {
+    expect(rangeOf(doc, { line: 99, col: 99 })).toEqual({ from: doc.length, to: doc.length });
+    expect(rangeOf(doc, { line: 0, col: 0 }).from).toBe(0);
+    expect(text(rangeOf(doc, { line: 4, col: 1 }))).toBe("    nl.load(None)"); // indentation: the line
+    expect(rangeOf(doc, { line: 2, col: 1 })).toEqual({ from: doc.line(2).from, to: doc.line(2).from });
+  });
+
+  test("only the edited file's diagnostics become markers", () => {
+    const diags = [
+      { severity: "error", file: "kernel.py", line: 4, col: 5, class: "ValueError", message: "m" },
+      { severity: "warning", file: "/lib/other.py", line: 1, col: 1, message: "elsewhere" },
+      { severity: "warning", file: null, line: 5, col: 5, message: "no file" },
+    ];
+    const out = toLintDiagnostics(doc, diags, "kernel.py");
+    expect(out.map((d) => [d.severity, d.message, d.source])).toEqual([
+      ["error", "m", "ValueError"],
+      ["warning", "no file", undefined],
+    ]);
+  });
+});
