@@ -55,8 +55,12 @@ describe("diagnostics", () => {
     const entry = page.locator("#problems .problem").first();
     expect(await entry.textContent()).toMatch(/:5:5/);
     expect(await page.textContent("#problem-count")).toBe("1");
-    const code = await entry.locator("a.problem-code").getAttribute("href").catch(() => null);
-    if (code !== null) expect(code).toMatch(/errors\.(md|html)#nki-/);
+    // The entry links to the errors page exactly when the diagnostic has a code.
+    const [diagnostic] = await page.evaluate(() => window.nkiPlayground.lastResult.diagnostics);
+    expect([diagnostic.line, diagnostic.col]).toEqual([5, 5]);
+    const link = entry.locator("a.problem-code");
+    expect(await link.count()).toBe(diagnostic.code ? 1 : 0);
+    if (diagnostic.code) expect(await link.getAttribute("href")).toMatch(new RegExp(`errors\\.(md|html)#${diagnostic.code}$`));
     await page.evaluate(() => window.nkiPlayground.editor.select(1, 1));
     await entry.locator("button").click();
     expect(await page.evaluate(() => window.nkiPlayground.editor.cursorLine())).toBe(5);

@@ -114,6 +114,8 @@ const stopButton = $("stop");
 setupTimeLimit($("time-limit"), (ms) => (client.timeLimitMs = ms));
 setupTheme($("theme"));
 
+let lastResult = null;
+
 async function run() {
   if (client.running) {
     setStatus("running", "already running: wait for it or press Stop");
@@ -135,6 +137,7 @@ async function run() {
   const seconds = (outcome.elapsedMs / 1000).toFixed(1);
   switch (outcome.kind) {
     case "done": {
+      lastResult = outcome.result;
       const { exitCode, traces = [], diagnostics = [], simulations = [] } = outcome.result;
       views.setResult({ traces, simulations });
       messages.setProblems(diagnostics);
@@ -203,5 +206,15 @@ addEventListener("hashchange", async () => {
 });
 
 // Tests and benchmarks read these; nothing in the page depends on them.
-window.nkiPlayground = { client, editor, views, get state() { return state; } };
+window.nkiPlayground = {
+  client,
+  editor,
+  views,
+  get state() {
+    return state;
+  },
+  get lastResult() {
+    return lastResult;
+  },
+};
 document.documentElement.dataset.editorReady = "true";

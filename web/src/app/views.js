@@ -119,7 +119,11 @@ export function createViews({ editor }) {
     const items = path.map((entry) => {
       const li = document.createElement("li");
       // Entries may be labels or objects; the label is kernel-derived text, so textContent.
-      li.textContent = typeof entry === "string" ? entry : String(entry.label ?? entry.name ?? entry.kind ?? "");
+      let label = typeof entry === "string" ? entry : String(entry.label ?? entry.name ?? entry.kind ?? "");
+      // The kernel's label is its whole header line; its name is enough here.
+      if (/^kernel @/.test(label)) label = label.replace(/\(.*$/, "");
+      li.textContent = label;
+      li.title = label;
       return li;
     });
     const ol = document.createElement("ol");
