@@ -63,7 +63,12 @@ export function createViews({ editor }) {
     onRegionClick: (id) => showRegion(id, { select: true }),
     onRegionHover: (id) => (id == null ? showSourceLine(cursorLine) : showRegion(id, { select: false })),
   });
-  const simView = component("createSimView")(panels.sim);
+  // Simulator warnings and prints point at the source (a read of never-written memory…).
+  const simView = component("createSimView")(panels.sim, {
+    onSourceClick(loc) {
+      if (loc?.line > 0 && (!link?.file || !loc.file || loc.file.endsWith(link.file))) editor.select(loc.line, loc.col);
+    },
+  });
 
   function setData(el, values) {
     el.dataset.linkedLines = [...values].sort((a, b) => a - b).join(",");
@@ -141,7 +146,7 @@ export function createViews({ editor }) {
     setResult({ traces = [], simulations = [] }) {
       link = traces.length ? createLinkIndex(traces) : null;
       irView.setTraces(traces, link); // the IR view reuses the index instead of building its own
-      regionView.setTraces(traces);
+      regionView.setTraces(traces, link);
       simView.setSimulations(simulations);
       panels.ir.dataset.lines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
       renderBreadcrumb(cursorLine);
