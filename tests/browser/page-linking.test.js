@@ -65,9 +65,9 @@ describe("source, IR and regions are linked", () => {
   test("clicking a region highlights its source span and its IR block", async () => {
     await page.click("#tab-regions");
     // The innermost item mentioning a loop is the loop (its ancestors contain its text too);
-    // its top-left corner is its own label, not a child's.
+    // click its label (not a fold toggle).
     const loop = page.locator('#panel-regions [role="treeitem"]').filter({ hasText: /Loop/ }).last();
-    await loop.click({ position: { x: 12, y: 8 } });
+    await loop.getByText(/^Loop/).first().click();
     // The loop opens on line 22 and its last statement is on line 28.
     expect(await linked("#editor")).toBe("22,23,24,25,26,27,28");
     const texts = await page.evaluate(() => window.nkiPlayground.views.irLineTexts());
