@@ -48,6 +48,11 @@ describe("source, IR and regions are linked", () => {
     expect(crumbs.at(-1)).toMatch(/Allocation/);
     await screenshot(page, "page-linked-source");
 
+    // A crumb picks its region: the loop's crumb lights the loop's whole source span.
+    await page.locator("#breadcrumb li button").filter({ hasText: /Loop/ }).click();
+    expect(await linked("#editor")).toBe("22,23,24,25,26,27,28");
+    expect(await page.evaluate(() => window.nkiPlayground.editor.cursorLine())).toBe(25);
+
     // A line with no IR of its own (the docstring) highlights nothing.
     await editorLine(page, 2).click();
     expect(await linked("#panel-ir")).toBe("");

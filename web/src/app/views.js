@@ -48,7 +48,7 @@ export function createViews({ editor }) {
   const irView = component("createIrView")(panels.ir, {
     onLineClick(record, index) {
       const line = lineOf(link?.sourceLineForIrLine(index));
-      if (line > 0) editor.select(line);
+      if (line > 0) editor.select(line, 0, 0, 0, { focus: false });
       showIrLine(index);
     },
     onLineHover(record) {
@@ -111,7 +111,7 @@ export function createViews({ editor }) {
     const ir = bounds(link.irRangeForRegion(id));
     const src = bounds(link.sourceSpanForRegion(id));
     // Selecting moves the cursor, which lights the cursor line's IR: do it before ours.
-    if (select && src) editor.select(src[0]);
+    if (select && src) editor.select(src[0], 0, 0, 0, { focus: false });
     highlightIr(new Set(ir ? numbers(...ir) : []), id);
     highlightRegions(new Set([id]));
     const lines = src ? numbers(...src) : [];
@@ -127,8 +127,18 @@ export function createViews({ editor }) {
       let label = typeof entry === "string" ? entry : String(entry.label ?? entry.name ?? entry.kind ?? "");
       // The kernel's label is its whole header line; its name is enough here.
       if (/^kernel @/.test(label)) label = label.replace(/\(.*$/, "");
-      li.textContent = label;
-      li.title = label;
+      const id = typeof entry === "object" ? entry.id : undefined;
+      if (id === undefined) {
+        li.textContent = label;
+      } else {
+        // A crumb picks its region (source span + IR block), like a click in the region tree.
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = label;
+        button.title = label;
+        button.addEventListener("click", () => showRegion(id, { select: false }));
+        li.append(button);
+      }
       return li;
     });
     const ol = document.createElement("ol");

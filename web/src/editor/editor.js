@@ -109,8 +109,12 @@ export function createEditor(parent, { doc, onChange, onRun, onCursorLine, onHov
     setProblems(diagnostics, filename) {
       view.dispatch(setDiagnostics(view.state, toLintDiagnostics(view.state.doc, diagnostics, filename)));
     },
-    /** Selects from line:col (1-based) to endLine:endCol, or the whole line, and scrolls there. */
-    select(line, col, endLine, endCol) {
+    /**
+     * Puts the cursor at line:col (1-based), selecting to endLine:endCol when given, and scrolls
+     * there. `focus: false` leaves the keyboard where it is (an IR line or region picked with
+     * the keyboard keeps its own pane focused).
+     */
+    select(line, col, endLine, endCol, { focus = true } = {}) {
       const doc = view.state.doc;
       const from = col ? offsetOf(doc, line, col) : doc.line(clampLine(doc, line)).from;
       const to = endLine ? offsetOf(doc, endLine, endCol ?? 1 + doc.line(clampLine(doc, endLine)).length) : from;
@@ -118,7 +122,7 @@ export function createEditor(parent, { doc, onChange, onRun, onCursorLine, onHov
         selection: EditorSelection.single(from, Math.max(from, to)),
         effects: EditorView.scrollIntoView(from, { y: "center" }),
       });
-      view.focus();
+      if (focus) view.focus();
     },
     /** Highlights these 1-based lines (a Set or array) as linked; empty clears. */
     highlightLines(lines) {
