@@ -1,0 +1,151 @@
+// Page figures in Chromium against the built site (build/site), next to a bare Pyodide page
+// served the same way in the same run:
+//   - time to editor-usable and to runtime-ready, cold (fresh profile) and warm (reload);
+//   - re-run latency (Run → result shown) for examples, median of several runs;
+//   - bytes the page needs before the runtime starts (HTML, CSS, the boot chunk and the worker;
+//     the page chunk with the editor downloads alongside Pyodide), gzip as served.
+//
+//   node scripts/bench-page.mjs [--runs N]      (after `npm run build`; prints Markdown)
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+import { chromium } from "playwright-core";
+
+import { serve } from "./serve.mjs";
+
+const SITE = fileURLToPath(new URL("../build/site/", import.meta.url));
+const RUNS = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 7;
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"];
+
+// The bare page: Pyodide booted in a module worker from the same copy, nothing else.
+const BARE_HTML = `<!doctype html><meta charset="utf-8"><title>bare</title><script type="module">
+const w = new Worker("./bare-worker.js", { type: "module" });
+w.onmessage = () => { document.documentElement.dataset.ready = String(performance.now()); };
+</script>`;
+const BARE_WORKER = `import { loadPyodide } from "./pyodide/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
+self.postMessage("ready");`;
+
+function bareSite() {
+  const dir = mkdtempSync(join(tmpdir(), "nki-bare-site-"));
+  symlinkSync(join(SITE, "pyodide"), join(dir, "pyodide"));
+  writeFileSync(join(dir, "index.html"), BARE_HTML);
+  writeFileSync(join(dir, "bare-worker.js"), BARE_WORKER);
+  return dir;
+}
+
+async function withProfile(fn) {
+  const dir = mkdtempSync(join(tmpdir(), "nki-bench-profile-"));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: FLAGS,
+  });
+  try {
+    return await fn(context);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** ms from navigation start to the editor being usable and to the runtime being ready. */
+async function loadPage(page, url) {
+  await page.goto(url);
+  await page.waitForSelector("html[data-editor-ready] .cm-content");
+  await page.waitForFunction(() => document.querySelector("#status").dataset.state === "ready", null, { timeout: 120_000 });
+  return page.evaluate(() => {
+    const mark = (name) => performance.getEntriesByName(name)[0]?.startTime;
+    return { editor: mark("nki:editor-ready"), ready: mark("nki:runtime-ready") };
+  });
+}
+
+async function loadBare(page, url) {
+  await page.goto(url);
+  await page.waitForSelector("html[data-ready]", { timeout: 120_000 });
+  return Number(await page.getAttribute("html", "data-ready")); // ms since navigation start
+}
+
+/** Run → status leaves "running"; ms measured in the page. */
+function timedRun(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const status = document.querySelector("#status");
+        const t0 = performance.now();
+        const observer = new MutationObserver(() => {
+          if (status.dataset.state === "running") return;
+          observer.disconnect();
+          resolve({ ms: performance.now() - t0, state: status.dataset.state });
+        });
+        observer.observe(status, { attributes: true, attributeFilter: ["data-state"] });
+        document.querySelector("#run").click();
+      }),
+  );
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const f = (ms) => `${Math.round(ms)} ms`;
+
+function pageBytes() {
+  const html = readFileSync(join(SITE, "index.html"));
+  const assets = readdirSync(join(SITE, "assets")).filter((n) => /\.(js|css)$/.test(n));
+  const files = [["index.html", html], ...assets.map((n) => [n, readFileSync(join(SITE, "assets", n))])];
+  return files.map(([name, bytes]) => ({ name, raw: bytes.length, gzip: gzipSync(bytes).length }));
+}
+
+const { server, url } = await serve({ root: SITE, port: 0 });
+const bareDir = bareSite();
+const bare = await serve({ root: bareDir, port: 0 });
+try {
+  const rows = [];
+  for (const [label, fn] of [
+    ["playground", (page) => loadPage(page, url)],
+    ["bare Pyodide", (page) => loadBare(page, bare.url).then((ready) => ({ editor: null, ready }))],
+  ]) {
+    const result = await withProfile(async (context) => {
+      const page = await context.newPage();
+      const cold = await fn(page);
+      const warm = await fn(page); // same profile: HTTP cache, ETag revalidation
+      return { cold, warm };
+    });
+    rows.push([label, result]);
+  }
+  console.log("| page | editor usable (cold / warm) | runtime ready (cold / warm) |\n|---|---|---|");
+  for (const [label, { cold, warm }] of rows) {
+    const ed = cold.editor == null ? "—" : `${f(cold.editor)} / ${f(warm.editor)}`;
+    console.log(`| ${label} | ${ed} | ${f(cold.ready)} / ${f(warm.ready)} |`);
+  }
+
+  await withProfile(async (context) => {
+    const page = await context.newPage();
+    await loadPage(page, url);
+    console.log(`\n| example | re-run (Run → result shown), median of ${RUNS} | exit |\n|---|---|---|`);
+    for (const example of ["tensor_add", "attention"]) {
+      await page.selectOption("#examples", example);
+      await timedRun(page); // first run of this example: imports, caches
+      const times = [];
+      let state;
+      for (let i = 0; i < RUNS; i++) ({ ms: times[i], state } = await timedRun(page));
+      console.log(`| ${example} | ${f(median(times))} (min ${f(Math.min(...times))}) | ${state} |`);
+    }
+  });
+
+  const bytes = pageBytes();
+  const total = (key, pick) => bytes.filter(pick).reduce((n, b) => n + b[key], 0);
+  // The boot chunk starts the worker; the page chunk (CodeMirror, panes) loads alongside Pyodide.
+  const beforeRuntime = (b) => !/^page-/.test(b.name);
+  console.log("\n| file | raw | gzip |\n|---|---|---|");
+  for (const b of bytes) console.log(`| ${b.name} | ${(b.raw / 1024).toFixed(1)} KB | ${(b.gzip / 1024).toFixed(1)} KB |`);
+  console.log(
+    `| **page before the runtime starts** | ${(total("raw", beforeRuntime) / 1024).toFixed(1)} KB | ${(total("gzip", beforeRuntime) / 1024).toFixed(1)} KB |`,
+  );
+} finally {
+  server.close();
+  bare.server.close();
+  rmSync(bareDir, { recursive: true, force: true });
+}

@@ -1,0 +1,216 @@
+// The playground page: wires the editor, the runtime worker's client, the result panes,
+// sharing and the settings together. Each part lives in its own module (editor/, app/,
+// share/); this file only decides what happens when. Kernel-derived text is only ever
+// inserted as text. Loaded by ../main.js once the worker is already booting.
+import { createLayout } from "./layout.js";
+import { createMessages } from "./messages.js";
+import { setupTheme, setupTimeLimit } from "./settings.js";
+import { setStatus } from "./status.js";
+import { debounce, defaultState, loadSaved, sanitizeState, save } from "./state.js";
+import { createViews } from "./views.js";
+import { createEditor } from "../editor/editor.js";
+import { examples, findExample } from "../editor/examples.js";
+import { decodeState, encodeState } from "../share/codec.js";
+
+const $ = (id) => document.getElementById(id);
+const status = $("status");
+const notice = $("notice");
+
+function showNotice(text) {
+  notice.textContent = text;
+  notice.hidden = !text;
+}
+
+/**
+ * Builds the page around a worker client that is already booting.
+ * @returns {Promise<{onStatus, onOutput, onIdleCrash}>} what the client's callbacks call.
+ */
+export async function startPage(client) {
+  let busy = false; // a run is in flight: its status line wins over the worker's stages
+  const hooks = {
+    onStatus(state, message) {
+      if (!busy || state === "error") setStatus(state);
+      if (state === "error" && message) messages.stderr(`${message}\n`);
+    },
+    onOutput: (stream, text) => (stream === "stderr" ? messages.stderr(text) : messages.stdout(text)),
+    onIdleCrash: (message) =>
+      messages.note(`the runtime stopped unexpectedly (${message}). A fresh one was started; your code is unchanged.`),
+  };
+
+  const messages = createMessages({
+    onProblemClick: (d) => editor.select(d.line ?? 1, d.col ?? 1, d.end_line ?? undefined, d.end_col ?? undefined),
+  });
+
+  // State: a share link wins over the saved state, which wins over the default example.
+  let state = loadSaved() ?? defaultState();
+  try {
+    const shared = await decodeState(location.hash);
+    if (shared) state = sanitizeState(shared, state);
+  } catch (err) {
+    showNotice(`This link could not be opened: ${err.message}. Showing your saved code instead.`);
+  }
+
+  const filename = () => `${state.example ?? "kernel"}.py`;
+
+  const persist = debounce(async () => {
+    save(state);
+    try {
+      history.replaceState(null, "", `#${await encodeState(state)}`);
+    } catch {
+      // CompressionStream missing (very old browser): the link just is not kept in sync
+    }
+  }, 300);
+  addEventListener("pagehide", () => persist.flush());
+
+  const editor = createEditor($("editor"), {
+    doc: state.code,
+    onChange(text) {
+      state.code = text;
+      persist();
+    },
+    onRun: () => run(),
+    onCursorLine: (line) => views?.onCursorLine(line),
+    onHoverLine: (line) => views?.onHoverLine(line),
+  });
+  const views = createViews({ editor });
+  const layout = createLayout({
+    layout: state.layout,
+    onChange(next) {
+      state.layout = next;
+      persist();
+    },
+  });
+
+  // Examples menu.
+  const select = $("examples");
+  const custom = new Option("(your code)", "");
+  select.append(custom, ...examples.map((e) => Object.assign(new Option(e.name, e.name), { title: e.title })));
+  function showExample() {
+    select.value = state.example ?? "";
+    $("filename").textContent = filename();
+  }
+  select.addEventListener("change", () => {
+    const example = findExample(select.value);
+    if (!example) return;
+    state.example = example.name;
+    editor.setText(example.source); // one undo step: Ctrl+Z brings the previous text back
+    showExample();
+    views.clear();
+    persist();
+  });
+  showExample();
+
+  // Running.
+  const runButton = $("run");
+  const stopButton = $("stop");
+  setupTimeLimit($("time-limit"), (ms) => (client.timeLimitMs = ms));
+  setupTheme($("theme"));
+
+  let lastResult = null;
+
+  async function run() {
+    if (client.running) {
+      setStatus("running", "already running: wait for it or press Stop");
+      return;
+    }
+    busy = true;
+    persist.flush();
+    showNotice("");
+    messages.clear();
+    messages.setProblems([]);
+    editor.setProblems([], filename());
+    runButton.disabled = true;
+    stopButton.disabled = false;
+    setStatus("running", client.state === "ready" ? "running…" : "running (waiting for the runtime to load…)");
+    const outcome = await client.run(editor.text(), filename());
+    busy = false;
+    runButton.disabled = false;
+    stopButton.disabled = true;
+    const seconds = (outcome.elapsedMs / 1000).toFixed(1);
+    switch (outcome.kind) {
+      case "done": {
+        lastResult = outcome.result;
+        const { exitCode, traces = [], diagnostics = [], simulations = [] } = outcome.result;
+        views.setResult({ traces, simulations });
+        messages.setProblems(diagnostics);
+        editor.setProblems(diagnostics, filename());
+        setStatus(exitCode === 0 ? "ready" : "error", exitCode === 0 ? "ready" : `error (exit code ${exitCode})`);
+        break;
+      }
+      case "stopped": {
+        const why =
+          outcome.reason === "timeout"
+            ? `the script did not finish within the time limit (${client.timeLimitMs / 1000} s; change it in the toolbar)`
+            : "stopped by you";
+        messages.note(`stopped after ${seconds} s: ${why}. A fresh Python runtime replaced the old one; your code is unchanged.`);
+        setStatus("stopped", `stopped after ${seconds} s`);
+        break;
+      }
+      case "crashed":
+        messages.note(`the runtime crashed after ${seconds} s (${outcome.message}). A fresh one was started; your code is unchanged.`);
+        setStatus("error", "the runtime crashed; restarted");
+        break;
+      case "failed":
+        messages.note(`internal error: ${outcome.message}`);
+        setStatus("error");
+        break;
+    }
+    // A replaced worker still booting (no warm spare yet): say so; its "ready" replaces this.
+    if (outcome.kind !== "done" && client.state !== "ready") {
+      setStatus(status.dataset.state, `${status.textContent}; starting a fresh runtime…`);
+    }
+  }
+
+  runButton.addEventListener("click", run);
+  stopButton.addEventListener("click", () => client.stop());
+  // Ctrl/Cmd+Enter anywhere on the page (the editor binds it too).
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !event.defaultPrevented) {
+      event.preventDefault();
+      run();
+    }
+  });
+
+  // Sharing.
+  $("copy-link").addEventListener("click", async () => {
+    const url = `${location.href.split("#")[0]}#${await encodeState(state)}`;
+    history.replaceState(null, "", url);
+    try {
+      await navigator.clipboard.writeText(url);
+      showNotice("Link copied.");
+    } catch {
+      showNotice(`Copy this link: ${url}`);
+    }
+  });
+  // A pasted link in the same tab (our own replaceState does not fire hashchange).
+  addEventListener("hashchange", async () => {
+    try {
+      const shared = await decodeState(location.hash);
+      if (!shared) return;
+      state = sanitizeState(shared, state);
+      editor.setText(state.code);
+      layout.apply(state.layout);
+      showExample();
+      views.clear();
+    } catch (err) {
+      showNotice(`This link could not be opened: ${err.message}. Your code is unchanged.`);
+    }
+  });
+
+  // Tests and benchmarks read these; nothing in the page depends on them.
+  window.nkiPlayground = {
+    client,
+    editor,
+    views,
+    get state() {
+      return state;
+    },
+    get lastResult() {
+      return lastResult;
+    },
+  };
+  document.documentElement.dataset.editorReady = "true";
+  performance.mark("nki:editor-ready");
+
+  return hooks;
+}
