@@ -2,33 +2,14 @@
 // editor: a source line lights its IR lines and regions, an IR line its source line and region,
 // a region its source span and IR block. The breadcrumb shows the region path of the cursor.
 //
-// The components come from web/src/{ir,regions,sim,link} (the "views" work). They are looked up
-// by their exported names through an eager glob so the page builds, with plain stand-ins
-// (fallback-views.js), in a checkout where a component has not landed yet.
-import * as fallback from "./fallback-views.js";
+// The components (web/src/ir, regions, sim, link) own rendering; this file owns the linking.
+import { createIrView } from "../ir/ir-view.js";
+import { createLinkIndex } from "../link/link-index.js";
+import { createRegionView } from "../regions/region-view.js";
+import { createSimView } from "../sim/sim-view.js";
 
-const modules = import.meta.glob(["../ir/*.js", "../regions/*.js", "../sim/*.js", "../link/*.js", "!**/*.test.js"], {
-  eager: true,
-});
-
-function component(name) {
-  for (const mod of Object.values(modules)) if (typeof mod[name] === "function") return mod[name];
-  return fallback[name];
-}
-
-/** [start, end] (inclusive) from the range shapes a component may return, or null. */
-function bounds(range) {
-  if (range == null) return null;
-  if (Array.isArray(range)) return range.length ? [range[0], range.at(-1)] : null;
-  const start = range.start ?? range.from ?? range.startLine ?? range.line ?? range.first;
-  const end = range.end ?? range.to ?? range.endLine ?? range.end_line ?? range.last ?? start;
-  return Number.isFinite(start) ? [start, end] : null;
-}
-
-/** A source line number from a number or a {line} location. */
-const lineOf = (x) => (typeof x === "number" ? x : x?.line ?? null);
 const numbers = (a, b) => Array.from({ length: Math.max(0, b - a + 1) }, (_, k) => a + k);
-const asSet = (x) => new Set(x == null ? [] : typeof x[Symbol.iterator] === "function" ? x : [x]);
+const asSet = (x) => new Set(x == null ? [] : typeof x === "object" ? x : [x]);
 
 /**
  * @param {object} opts
@@ -41,13 +22,12 @@ export function createViews({ editor }) {
     sim: document.getElementById("panel-sim"),
   };
   const breadcrumb = document.getElementById("breadcrumb");
-  const createLinkIndex = component("createLinkIndex");
   let link = null;
   let cursorLine = editor.cursorLine();
 
-  const irView = component("createIrView")(panels.ir, {
+  const irView = createIrView(panels.ir, {
     onLineClick(record, index) {
-      const line = lineOf(link?.sourceLineForIrLine(index));
+      const line = link?.sourceLineForIrLine(index)?.line;
       if (line > 0) editor.select(line, 0, 0, 0, { focus: false });
       showIrLine(index);
     },
@@ -59,12 +39,12 @@ export function createViews({ editor }) {
       setData(document.getElementById("editor"), line > 0 ? [line] : []);
     },
   });
-  const regionView = component("createRegionView")(panels.regions, {
+  const regionView = createRegionView(panels.regions, {
     onRegionClick: (id) => showRegion(id, { select: true }),
     onRegionHover: (id) => (id == null ? showSourceLine(cursorLine) : showRegion(id, { select: false })),
   });
   // Simulator warnings and prints point at the source (a read of never-written memory…).
-  const simView = component("createSimView")(panels.sim, {
+  const simView = createSimView(panels.sim, {
     onSourceClick(loc) {
       if (loc?.line > 0 && (!link?.file || !loc.file || loc.file.endsWith(link.file))) editor.select(loc.line, loc.col);
     },
@@ -99,7 +79,7 @@ export function createViews({ editor }) {
 
   function showIrLine(index) {
     const region = link?.regionForIrLine(index);
-    const line = lineOf(link?.sourceLineForIrLine(index));
+    const line = link?.sourceLineForIrLine(index)?.line;
     highlightIr(new Set([index]), region ?? null);
     highlightRegions(asSet(region));
     editor.highlightLines(line > 0 ? [line] : []);
@@ -108,8 +88,9 @@ export function createViews({ editor }) {
 
   function showRegion(id, { select }) {
     if (!link) return;
-    const ir = bounds(link.irRangeForRegion(id));
-    const src = bounds(link.sourceSpanForRegion(id));
+    const ir = link.irRangeForRegion(id); // [first, last] IR line
+    const span = link.sourceSpanForRegion(id); // {startLine, endLine} in the user's file
+    const src = span ? [span.startLine, span.endLine] : null;
     // Selecting moves the cursor, which lights the cursor line's IR: do it before ours.
     if (select && src) editor.select(src[0], 0, 0, 0, { focus: false });
     highlightIr(new Set(ir ? numbers(...ir) : []), id);
@@ -180,9 +161,5 @@ export function createViews({ editor }) {
     },
     /** The IR lines in the index space the panes share (tests compare against these). */
     irLineTexts: () => (link?.lines ?? []).map((l) => l.text),
-    /** Which components are real (not stand-ins); the page shows nothing of this. */
-    usesFallback: ["createIrView", "createRegionView", "createSimView", "createLinkIndex"].filter(
-      (name) => component(name) === fallback[name],
-    ),
   };
 }
