@@ -9,24 +9,56 @@
  */
 export const ERRORS_PAGE = "./docs/errors.md#";
 
+const OUTPUT_CAP = 2_000_000; // characters kept in the Output pane per run
+
 export function createMessages({ onProblemClick }) {
   const output = document.getElementById("output");
   const list = document.getElementById("problems");
   const count = document.getElementById("problem-count");
 
+  // A chatty script writes thousands of small chunks: extend the last node of the same stream
+  // instead of adding one per write, and stop at a cap rather than grow the DOM without bound.
+  let written = 0;
+  let truncated = false;
   function append(text, cls) {
-    if (!cls) {
-      output.append(document.createTextNode(text));
-    } else {
+    if (truncated) return;
+    const room = OUTPUT_CAP - written;
+    if (text.length > room) {
+      write(text.slice(0, room), cls);
+      truncated = true;
+      write(`\n[output truncated after ${OUTPUT_CAP} characters]\n`, "note");
+      return;
+    }
+    written += text.length;
+    write(text, cls);
+  }
+
+  function write(text, cls) {
+    if (!text) return;
+    const last = output.lastChild;
+    if (!cls && last?.nodeType === Node.TEXT_NODE) last.appendData(text);
+    else if (cls && last?.nodeType === Node.ELEMENT_NODE && last.className === cls) last.firstChild.appendData(text);
+    else if (!cls) output.append(document.createTextNode(text));
+    else {
       const span = document.createElement("span");
       span.className = cls;
       span.textContent = text;
       output.append(span);
     }
-    // Follow the output while the reader is at the bottom.
-    const pane = output.parentElement;
-    if (pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40) pane.scrollTop = pane.scrollHeight;
+    if (follow && !frame) frame = requestAnimationFrame(scrollToEnd);
   }
+
+  // Follow the output while the reader is at the bottom (once per frame, not per write).
+  const pane = output.parentElement;
+  let follow = true;
+  let frame = 0;
+  const scrollToEnd = () => {
+    frame = 0;
+    pane.scrollTop = pane.scrollHeight;
+  };
+  pane.addEventListener("scroll", () => {
+    follow = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
+  });
 
   function setProblems(diagnostics) {
     list.replaceChildren();
@@ -67,10 +99,15 @@ export function createMessages({ onProblemClick }) {
   }
 
   return {
-    clear: () => output.replaceChildren(),
+    clear() {
+      output.replaceChildren();
+      written = 0;
+      truncated = false;
+    },
     stdout: (text) => append(text, ""),
     stderr: (text) => append(text, "stderr"),
-    note: (text) => append(text.endsWith("\n") ? text : `${text}\n`, "note"),
+    // The page's own notes are never cut off by the cap.
+    note: (text) => write(text.endsWith("\n") ? text : `${text}\n`, "note"),
     setProblems,
   };
 }
