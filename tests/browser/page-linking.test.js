@@ -53,6 +53,13 @@ describe("source, IR and regions are linked", () => {
     expect(await linked("#editor")).toBe("22,23,24,25,26,27,28");
     expect(await page.evaluate(() => window.nkiPlayground.editor.cursorLine())).toBe(25);
 
+    // Hovering another line lights its IR for as long as the pointer stays; leaving the
+    // editor goes back to the cursor's line.
+    await editorLine(page, 26).hover();
+    expect(await linked("#panel-ir")).toBe(await irLinesOf(26));
+    await page.hover("#breadcrumb");
+    expect(await linked("#panel-ir")).toBe(expected);
+
     // A line with no IR of its own (the docstring) highlights nothing.
     await editorLine(page, 2).click();
     expect(await linked("#panel-ir")).toBe("");

@@ -64,6 +64,14 @@ describe("playground page", () => {
     expect(ir).toContain("LoopScope affine %j in [0, 2) trip 2");
     expect(ir).toMatch(/tensor_add\.py:\d+/);
     expect(await page.textContent("#output")).toContain("traced tensor_add: 5 instructions");
+    // The example's __main__ also simulates it: the Simulation tab counts the simulated calls
+    // and its pane shows them.
+    const simulated = await page.evaluate(() => window.nkiPlayground.lastResult.simulations.length);
+    expect(simulated).toBeGreaterThan(0);
+    expect(await page.textContent("#sim-count")).toBe(String(simulated));
+    await page.click("#tab-sim");
+    expect(await page.textContent("#panel-sim")).toContain("tensor_add");
+    await screenshot(page, "page-simulation");
 
     await page.click("#tab-regions");
     const regions = page.locator('#panel-regions [role="treeitem"]');

@@ -117,6 +117,7 @@ export async function startPage(client) {
     persist.flush();
     showNotice("");
     messages.clear();
+    $("sim-count").textContent = "";
     messages.setProblems([]);
     editor.setProblems([], filename());
     runButton.disabled = true;
@@ -132,6 +133,8 @@ export async function startPage(client) {
         lastResult = outcome.result;
         const { exitCode, traces = [], diagnostics = [], simulations = [] } = outcome.result;
         views.setResult({ traces, simulations });
+      // The Simulation tab says when there is something to look at.
+      $("sim-count").textContent = simulations.length ? String(simulations.length) : "";
         messages.setProblems(diagnostics);
         editor.setProblems(diagnostics, filename());
         setStatus(exitCode === 0 ? "ready" : "error", exitCode === 0 ? "ready" : `error (exit code ${exitCode})`);
