@@ -68,7 +68,9 @@ export function createWorkerClient({
       if (slot !== active) return;
       onStatus(data.state, data.message);
       if (data.state === "ready") afterReady();
-      else if (data.state === "error" && run) finish({ kind: "failed", message: data.message ?? "the runtime failed to load" });
+      else if (data.state === "error" && run) {
+        finish({ kind: "failed", message: data.message ?? "the runtime failed to load" });
+      }
       return;
     }
     if (slot !== active || !run || data.id !== run.id) return;

@@ -145,12 +145,16 @@ export async function startPage(client) {
           outcome.reason === "timeout"
             ? `the script did not finish within the time limit (${client.timeLimitMs / 1000} s; change it in the toolbar)`
             : "stopped by you";
-        messages.note(`stopped after ${seconds} s: ${why}. A fresh Python runtime replaced the old one; your code is unchanged.`);
+        messages.note(
+          `stopped after ${seconds} s: ${why}. A fresh Python runtime replaced the old one; your code is unchanged.`,
+        );
         setStatus("stopped", `stopped after ${seconds} s`);
         break;
       }
       case "crashed":
-        messages.note(`the runtime crashed after ${seconds} s (${outcome.message}). A fresh one was started; your code is unchanged.`);
+        messages.note(
+          `the runtime crashed after ${seconds} s (${outcome.message}). A fresh one was started; your code is unchanged.`,
+        );
         setStatus("error", "the runtime crashed; restarted");
         break;
       case "failed":

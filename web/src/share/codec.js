@@ -33,7 +33,10 @@ const inflate = (bytes) => through(bytes, new DecompressionStream("deflate-raw")
 /** version -> payload -> plain state object (before sanitizing). */
 const DECODERS = {
   // v1: JSON {code, example, layout} as UTF-8, deflate-raw, base64url.
-  v1: async (payload) => JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await inflate(fromBase64Url(payload)))),
+  v1: async (payload) => {
+    const json = new TextDecoder("utf-8", { fatal: true }).decode(await inflate(fromBase64Url(payload)));
+    return JSON.parse(json);
+  },
 };
 
 /** `v1/…` for a state (without the leading '#'). */
