@@ -73,6 +73,14 @@ except RuntimeError as e:
     expect(r.err).toContain("\n    see: docs/errors.md#non-affine-index-expression\n");
   });
 
+  test("assigning into an index expression is NKI's cannot-assign-to-index", () => {
+    const body = "    _, x = nl.mgrid[0:1, 0:8]\n    x[0, 5] = 1024\n    return a";
+    const r = run(script("a", body, "nt.tensor[[128, 512], nl.float32]"));
+    expect(r.exitCode).toBe(1);
+    expect(r.err).toContain("c.py:10:5: error: TypeError: 'index' tensor does not support item assignment");
+    expect(r.err).toContain("\n    see: docs/errors.md#cannot-assign-to-index\n");
+  });
+
   test("an error without a code (the user's own exception) prints no link", () => {
     const r = run(`${HEAD}raise ValueError("mine")\n`);
     expect(r.exitCode).toBe(1);

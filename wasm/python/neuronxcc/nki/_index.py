@@ -137,6 +137,11 @@ class IndexExpr:
 
     __rmul__ = __mul__
 
+    def __setitem__(self, key, value):
+        """NKI's `index` tensors are read-only (``nisa.iota`` makes a tile that is not)."""
+        from ._core import raise_diagnostic
+        raise_diagnostic("err_cannot_assign_to_index")
+
     def __getitem__(self, key):
         """``arange[:, None]`` / ``arange[None, :]``: gives a 1-d index its axes."""
         if not isinstance(key, tuple):
