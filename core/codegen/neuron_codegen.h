@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "sema/sema.h"
 #include "trace/trace_scope.h"
 
 namespace nki::codegen {
@@ -120,10 +121,13 @@ public:
 
   /// Records a non-fatal diagnostic (kind: a Python warning class name) at the current
   /// location; the surface issues them after the op that caused them.
-  void warn(std::string kind, std::string message) {
-    warnings_.push_back({std::move(kind), std::move(message)});
+  struct PendingWarning {
+    std::string kind, message, code;
+  };
+  void warn(std::string kind, sema::Warning w) {
+    warnings_.push_back({std::move(kind), std::move(w.message), w.code.str()});
   }
-  std::vector<std::pair<std::string, std::string>> take_warnings() { return std::move(warnings_); }
+  std::vector<PendingWarning> take_warnings() { return std::move(warnings_); }
 
   /// Smallest and largest value of `e` given the open loops, the grid and the tile extents.
   std::pair<int64_t, int64_t> range_of(const ir::AffineExpr& e,
@@ -137,7 +141,7 @@ private:
   std::shared_ptr<const trace::TraceScope> trace_scope_;
   int stmt_count_ = 0;
   std::vector<ir::AccessPattern> values_;
-  std::vector<std::pair<std::string, std::string>> warnings_;
+  std::vector<PendingWarning> warnings_;
 };
 
 } // namespace nki::codegen

@@ -143,14 +143,14 @@ ir::Predicate decode_predicate(const Json& j) {
 
 namespace {
 
-// Appends pending warnings to a reply object ({"warn": [[kind, message], ...]}).
+// Appends pending warnings to a reply object ({"warn": [[kind, message, code], ...]}).
 std::string with_warnings(NeuronCodegen& cg, std::string reply) {
   auto warnings = cg.take_warnings();
   if (warnings.empty()) return reply;
   JsonWriter w;
   w.begin_array();
-  for (const auto& [kind, message] : warnings)
-    w.begin_array().value(kind).value(message).end_array();
+  for (const auto& p : warnings)
+    w.begin_array().value(p.kind).value(p.message).value(p.code).end_array();
   w.end_array();
   if (reply == "null") return "{\"warn\":" + w.str() + "}";
   reply.pop_back(); // the object's closing brace

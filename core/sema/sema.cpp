@@ -248,16 +248,17 @@ void err_not_supported_yet(const std::string& api) {
                  "not supported in nki-playground yet: " + api);
 }
 
-std::string warn_block_dimension_is_deprecated(const std::string& tensor) {
-  return "Block dimension is deprecated. The leading dimension of " + tensor +
-         " should be the partition dimension; index the block dimension away before use or "
-         "allocate one tile per block.";
+Warning warn_block_dimension_is_deprecated(const std::string& tensor) {
+  return {Code::of(__func__),
+          "Block dimension is deprecated. The leading dimension of " + tensor +
+              " should be the partition dimension; index the block dimension away before use or "
+              "allocate one tile per block."};
 }
 
-std::string warn_shadowing_local_tensor(const std::string& described_tensor,
-                                        const std::string& name) {
-  return "shadowing local tensor '" + described_tensor + "' with a new object, use '" + name +
-         "[...] =' if you want to update the existing object";
+Warning warn_shadowing_local_tensor(const std::string& described_tensor, const std::string& name) {
+  return {Code::of(__func__), "shadowing local tensor '" + described_tensor +
+                                  "' with a new object, use '" + name +
+                                  "[...] =' if you want to update the existing object"};
 }
 
 void err_predicate_truth_value() {

@@ -102,10 +102,15 @@ public:
 [[noreturn]] void err_predicate_truth_value();
 [[noreturn]] void err_nki_param_not_hashable(const std::string& name, const std::string& type);
 [[noreturn]] void err_do_while_condition(const std::string& name);
-/// The lone non-fatal diagnostic (a DeprecationWarning).
-std::string warn_block_dimension_is_deprecated(const std::string& tensor);
-std::string warn_shadowing_local_tensor(const std::string& described_tensor,
-                                        const std::string& name);
+/// A non-fatal diagnostic of the trace: its code (from its warn_* builder) and its text.
+struct Warning {
+  Code code;
+  std::string message;
+};
+/// DeprecationWarning: an SBUF/PSUM tensor with block dimensions before the partition dim.
+Warning warn_block_dimension_is_deprecated(const std::string& tensor);
+/// UserWarning: a name of an enclosing block's tensor rebound inside a nested block.
+Warning warn_shadowing_local_tensor(const std::string& described_tensor, const std::string& name);
 
 /// Raises the diagnostic `name` (an err_* name) with arguments from `args` (strings/ints), for
 /// diagnostics the Python surface detects itself (truth values, while loops, ...) so that every

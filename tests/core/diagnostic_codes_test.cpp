@@ -42,7 +42,7 @@ std::vector<std::string> declared_builders() {
   std::vector<fs::path> headers = {kRoot / "core" / "sim" / "diagnostics.h"};
   for (const auto& e : fs::directory_iterator(kRoot / "core" / "sema"))
     if (e.path().extension() == ".h") headers.push_back(e.path());
-  std::regex decl(R"((?:void|std::string) ((?:err|warn)_[a-z0-9_]+)\()");
+  std::regex decl(R"((?:void|std::string|Warning) ((?:err|warn)_[a-z0-9_]+)\()");
   std::vector<std::string> names;
   for (const auto& h : headers) {
     std::string text = read(h);
@@ -97,10 +97,10 @@ TEST(DiagnosticCodes, every_raise_by_name_diagnostic_carries_its_documented_code
   }
 }
 
-// Code::of(__func__) names the function it is written in: a throw anywhere but directly in an
-// err_* builder (a helper, a lambda) would carry a code no docs section has.
+// Code::of(__func__) names the function it is written in: a code made anywhere but directly in
+// an err_* / warn_* builder (a helper, a lambda) would name no docs section.
 TEST(DiagnosticCodes, every_throw_sits_directly_in_an_err_builder) {
-  std::regex def(R"(^(?:\[\[noreturn\]\] )?(?:void|std::string) ([a-z0-9_]+)\()");
+  std::regex def(R"(^(?:\[\[noreturn\]\] )?(?:void|std::string|Warning) ([a-z0-9_]+)\()");
   int throws = 0;
   for (const auto& e : fs::recursive_directory_iterator(kRoot / "core")) {
     if (e.path().extension() != ".cpp") continue;
@@ -112,14 +112,21 @@ TEST(DiagnosticCodes, every_throw_sits_directly_in_an_err_builder) {
       if (line.find("Code::of(") == std::string::npos || line.rfind("Code Code::of(", 0) == 0)
         continue;
       ++throws;
-      EXPECT_EQ(current.rfind("err_", 0), 0u)
-          << e.path().string() << ":" << n << ": Code::of outside an err_* builder (in '" << current
-          << "')";
+      EXPECT_TRUE(current.rfind("err_", 0) == 0 || current.rfind("warn_", 0) == 0)
+          << e.path().string() << ":" << n << ": Code::of outside an err_*/warn_* builder (in '"
+          << current << "')";
       EXPECT_NE(line.find("Code::of(__func__)"), std::string::npos)
           << e.path().string() << ":" << n << ": codes come from __func__ only";
     }
   }
   EXPECT_GT(throws, 100);
+}
+
+TEST(DiagnosticCodes, a_trace_warning_carries_its_code) {
+  EXPECT_EQ(nki::sema::warn_shadowing_local_tensor("float32 acc[128, 512]", "acc").code.str(),
+            "shadowing-local-tensor");
+  EXPECT_EQ(nki::sema::warn_block_dimension_is_deprecated("t[4, 128, 512]").code.str(),
+            "block-dimension-is-deprecated");
 }
 
 TEST(DiagnosticCodes, a_thrown_diagnostic_carries_its_code) {

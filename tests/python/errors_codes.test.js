@@ -81,6 +81,25 @@ except RuntimeError as e:
     expect(r.err).toContain("\n    see: docs/errors.md#cannot-assign-to-index\n");
   });
 
+  // (The block-dimension DeprecationWarning carries its code the same way, but Python's default
+  // filters hide DeprecationWarnings outside __main__; tests/core checks its code.)
+  test("trace warnings carry their codes into the run's diagnostics", () => {
+    const body = [
+      "    t = nl.load(a)",
+      "    acc = nl.zeros((128, 512), dtype=nl.float32, buffer=nl.sbuf)",
+      "    for i in nl.sequential_range(2):",
+      "        acc = nl.add(acc, t)",
+      "    return a",
+    ].join("\n");
+    h.err = "";
+    const r = h.runtime.runSource(script("a", body, "nt.tensor[[128, 512], nl.float32]"), {
+      filename: "c.py",
+    });
+    expect(r.exitCode, h.err).toBe(0);
+    const codes = r.diagnostics.filter((d) => d.severity === "warning").map((d) => d.code);
+    expect(codes).toEqual(["shadowing-local-tensor"]);
+  });
+
   test("an error without a code (the user's own exception) prints no link", () => {
     const r = run(`${HEAD}raise ValueError("mine")\n`);
     expect(r.exitCode).toBe(1);

@@ -55,8 +55,11 @@ class IRBuilder:
 def _issue_warnings(items, loc):
     import builtins
     from .... import _results
-    for kind, message in items:
+    for kind, text, *code in items:
         category = getattr(builtins, kind, UserWarning)
+        # A Warning instance carries the core's code (docs/errors.md) to the run's record.
+        message = category(text)
+        message.nki_code = code[0] if code else None
         if loc:
             # warnings cannot carry a column; the run's diagnostic record takes it from here
             _results.pending_warning_loc[0] = tuple(loc[:3])
