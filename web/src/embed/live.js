@@ -1,0 +1,185 @@
+// The live part of <nki-playground>, loaded on the first Run: the page's CodeMirror editor in
+// place of the static code, a compact tab strip over the IR / Regions / Simulation / Output
+// panes, diagnostics inline, and runs through the page's one shared runtime worker.
+// Kernel-derived text (output, diagnostics, names) only ever goes in through textContent or
+// the components, which do the same.
+import { EditorState, StateEffect, Compartment } from "@codemirror/state";
+import { EditorView } from "@codemirror/view";
+
+import { createEditor } from "../editor/editor.js";
+import liveCss from "./live.css?inline";
+import { createLinking } from "./linking.js";
+import { createIrView, createLinkIndex, createRegionView, createSimView } from "./panes.js";
+import { runShared, stopShared, watchRuntimeStatus } from "./runtime.js";
+import { createTabs } from "./tabs.js";
+
+const PANE_TITLES = { ir: "IR", regions: "Regions", sim: "Simulation", output: "Output" };
+const STAGES = {
+  downloading: "downloading the runtime…",
+  starting: "starting Python…",
+  ready: "ready",
+  error: "the runtime failed to load",
+};
+
+let styled = false;
+
+function injectStyle(doc) {
+  if (styled) return;
+  styled = true;
+  const style = doc.createElement("style");
+  style.dataset.nkp = "live";
+  style.textContent = liveCss;
+  // After the element's own style, before anything the host added later.
+  const first = doc.head.querySelector('style[data-nkp="element"]');
+  if (first) first.after(style);
+  else doc.head.prepend(style);
+}
+
+/**
+ * Turns `el` live. Returns the handle the element keeps.
+ * @param {HTMLElement} el
+ * @param {{source: string, filename: string, panes: string[], readOnly: boolean,
+ *          setStatus: (state: string, text: string) => void, onSourceChange: () => void,
+ *          runButton: HTMLButtonElement}} opts
+ */
+export async function mountLive(el, opts) {
+  const doc = el.ownerDocument;
+  injectStyle(doc);
+  const { filename, setStatus, runButton } = opts;
+
+  const live = doc.createElement("div");
+  live.className = "nkp-live";
+  const editorHost = doc.createElement("div");
+  editorHost.className = "nkp-editor";
+  const tabs = createTabs(doc, opts.panes.map((id) => ({ id, title: PANE_TITLES[id] })));
+  live.append(editorHost, tabs.element);
+  el.append(live);
+
+  const stopButton = doc.createElement("button");
+  stopButton.type = "button";
+  stopButton.className = "nkp-stop";
+  stopButton.textContent = "Stop";
+  stopButton.hidden = true;
+  runButton.after(stopButton);
+
+  let running = false;
+  let link = null;
+  const linking = createLinking();
+
+  const editor = createEditor(editorHost, {
+    doc: opts.source,
+    label: `${filename} (NKI kernel source)`,
+    onChange: () => opts.onSourceChange(),
+    onRun: () => handle.run(),
+    onCursorLine: (line) => linking.sourceLine(line),
+    onHoverLine: (line) => linking.hoverLine(line),
+  });
+  const readOnly = new Compartment();
+  editor.view.dispatch({
+    effects: StateEffect.appendConfig.of(readOnly.of(readOnlyExtensions(opts.readOnly))),
+  });
+
+  const views = {};
+  if (tabs.panel("ir")) {
+    views.ir = createIrView(tabs.panel("ir"), {
+      onLineClick: (record, index) => linking.irLineClick(index),
+      onLineHover: (record) => linking.irLineHover(record),
+    });
+  }
+  if (tabs.panel("regions")) {
+    views.regions = createRegionView(tabs.panel("regions"), {
+      onRegionClick: (id) => linking.regionClick(id),
+      onRegionHover: (id) => linking.regionHover(id),
+    });
+  }
+  if (tabs.panel("sim")) views.sim = createSimView(tabs.panel("sim"));
+  const output = tabs.panel("output") ? doc.createElement("pre") : null;
+  if (output) {
+    output.className = "nkp-output";
+    tabs.panel("output").append(output);
+  }
+  linking.attach({ editor, views, getLink: () => link });
+
+  function appendOutput(stream, text) {
+    if (!output) return;
+    const span = doc.createElement("span");
+    span.className = `nkp-${stream}`;
+    span.textContent = text;
+    output.append(span);
+  }
+
+  // Staged progress of the shared runtime, shown while this element waits for it.
+  let runtimeState = "downloading";
+  const unwatch = watchRuntimeStatus((state) => {
+    runtimeState = state;
+    if (running && state !== "ready") setStatus(state === "error" ? "error" : "loading", STAGES[state] ?? state);
+  });
+
+  function showResult(result) {
+    const { exitCode, traces = [], diagnostics = [], simulations = [] } = result;
+    link = traces.length ? createLinkIndex(traces) : null;
+    views.ir?.setTraces(traces);
+    views.regions?.setTraces(traces);
+    views.sim?.setSimulations(simulations);
+    editor.setProblems(diagnostics, filename);
+    for (const d of diagnostics) appendOutput(d.severity === "warning" ? "stderr" : "stderr", `${d.rendered ?? d.message}\n`);
+    linking.sourceLine(editor.cursorLine());
+    el.dataset.irLines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
+    const errors = diagnostics.filter((d) => d.severity !== "warning");
+    if (exitCode === 0) {
+      setStatus("done", traces.length ? `traced ${traces.map((t) => t.kernel).join(", ")}` : "done (no kernel traced)");
+      if (!traces.length && tabs.has("output")) tabs.select("output");
+      else if (simulations.length && tabs.has("sim") && !tabs.has("ir")) tabs.select("sim");
+    } else {
+      const first = errors[0];
+      setStatus("error", first ? `${first.class ?? "error"} at line ${first.line}: ${first.message}` : `failed (exit code ${exitCode})`);
+      if (tabs.has("output")) tabs.select("output");
+    }
+  }
+
+  const handle = {
+    getSource: () => editor.text(),
+    setReadOnly(value) {
+      editor.view.dispatch({ effects: readOnly.reconfigure(readOnlyExtensions(value)) });
+    },
+    async run() {
+      if (running) return null;
+      running = true;
+      el.dataset.state = "running";
+      runButton.disabled = true;
+      stopButton.hidden = false;
+      output?.replaceChildren();
+      setStatus("running", runtimeState === "ready" ? "running…" : STAGES[runtimeState] ?? "starting…");
+      let outcome;
+      try {
+        outcome = await runShared(el, editor.text(), filename, appendOutput);
+      } catch (err) {
+        outcome = { kind: "failed", message: String(err?.message ?? err) };
+      }
+      running = false;
+      runButton.disabled = false;
+      stopButton.hidden = true;
+      if (outcome.kind === "done") showResult(outcome.result);
+      else if (outcome.kind === "stopped") {
+        setStatus("error", outcome.reason === "timeout"
+          ? `stopped after ${(outcome.elapsedMs / 1000).toFixed(1)} s: the script did not finish`
+          : "stopped");
+      } else setStatus("error", `internal error: ${outcome.message ?? outcome.kind}`);
+      el.dataset.state = outcome.kind === "done" && outcome.result.exitCode === 0 ? "done" : "error";
+      return outcome;
+    },
+    destroy() {
+      unwatch();
+      views.ir?.destroy?.();
+      editor.view.destroy();
+      live.remove();
+      stopButton.remove();
+    },
+  };
+  stopButton.addEventListener("click", () => stopShared(el));
+  return handle;
+}
+
+function readOnlyExtensions(value) {
+  return value ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : [];
+}
