@@ -63,6 +63,7 @@ export async function mountLive(el, opts) {
   runButton.after(stopButton);
 
   let running = false;
+  let runsDone = 0;
   let link = null;
   const linking = createLinking();
 
@@ -166,6 +167,7 @@ export async function mountLive(el, opts) {
           : "stopped");
       } else setStatus("error", `internal error: ${outcome.message ?? outcome.kind}`);
       el.dataset.state = outcome.kind === "done" && outcome.result.exitCode === 0 ? "done" : "error";
+      el.dataset.runsDone = String(++runsDone);
       return outcome;
     },
     destroy() {

@@ -1,0 +1,204 @@
+// <nki-playground> on the demo docs page (build/site/docs-demo/, from scripts/build-embed.mjs)
+// in Debian's Chromium: nothing of the runtime before Run, one worker for every element, live
+// IR after Run, diagnostics of a failing example, "Open in playground" with the edited code,
+// serving under a sub-path, and the static HTML with scripts off.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+import { chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
+import { serve } from "../../scripts/serve.mjs";
+
+const SITE = fileURLToPath(new URL("../../build/site/", import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const DEMO = "docs-demo/";
+/** What "runtime" means for the 0-bytes-before-Run rule. */
+const RUNTIME_URL = /pyodide|\.wasm(\?|$)|nki-python\.json|worker[^/]*\.js|\/live\.js/;
+
+let browser;
+let server;
+let url;
+let subServer;
+let subRoot;
+
+function serveAt(root) {
+  return serve({ root, port: 0 });
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(SITE, DEMO, "index.html")) || !existsSync(join(SITE, "element/nki-playground.js"))) {
+    throw new Error(`${SITE} has no docs-demo/ or element/; run \`npm run build\` first`);
+  }
+  ({ server, url } = await serveAt(SITE));
+  // The same site under /sub/path/: a docs host that is not at the root of its origin.
+  subRoot = mkdtempSync(join(tmpdir(), "nki-embed-subpath-"));
+  mkdirSync(join(subRoot, "sub"));
+  symlinkSync(SITE, join(subRoot, "sub/path"), "dir");
+  subServer = await serveAt(subRoot);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of [server, subServer?.server]) if (s) await new Promise((resolve) => s.close(resolve));
+  if (subRoot) rmSync(subRoot, { recursive: true, force: true });
+});
+
+/** A page in a fresh context recording requests, workers, errors and failed responses. */
+async function openDemo(base = url, contextOptions = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...contextOptions });
+  const page = await context.newPage();
+  const log = { requests: [], workers: [], problems: [] };
+  page.on("request", (req) => log.requests.push(req.url()));
+  page.on("worker", (worker) => log.workers.push(worker.url()));
+  page.on("pageerror", (err) => log.problems.push(`pageerror: ${err}`));
+  page.on("console", (msg) => msg.type() === "error" && log.problems.push(`console: ${msg.text()}`));
+  page.on("response", (res) => res.status() >= 400 && log.problems.push(`${res.status()} ${res.url()}`));
+  await page.goto(base + DEMO);
+  return { context, page, log };
+}
+
+const embed = (page, i) => page.locator("nki-playground").nth(i);
+
+/** Clicks Run on embed i and waits for its run to end; returns its data-state. */
+async function runEmbed(page, i) {
+  await embed(page, i).locator(".nkp-run").click();
+  await page.waitForFunction(
+    (n) => ["done", "error"].includes(document.querySelectorAll("nki-playground")[n].dataset.state),
+    i,
+    { timeout: 120_000 },
+  );
+  return embed(page, i).getAttribute("data-state");
+}
+
+async function screenshot(page, name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+describe("<nki-playground> on the demo page", () => {
+  test("the element module is small", () => {
+    const bytes = readFileSync(join(SITE, "element/nki-playground.js"));
+    expect(gzipSync(bytes).length).toBeLessThanOrEqual(30 * 1024);
+  });
+
+  test("before Run: static code and IR, nothing of the runtime downloaded; Run makes it live; a second Run reuses the worker", async () => {
+    const { context, page, log } = await openDemo();
+    try {
+      await page.waitForSelector("nki-playground .nkp-bar .nkp-run");
+      await page.waitForLoadState("networkidle");
+      expect(await page.locator("nki-playground").count()).toBeGreaterThanOrEqual(5);
+      expect(await embed(page, 0).locator("pre.nkp-source").textContent()).toContain("def tensor_add");
+      expect(await embed(page, 0).locator(".nkp-ir").first().textContent()).toContain("kernel @tensor_add");
+      expect(log.requests.filter((u) => RUNTIME_URL.test(u))).toEqual([]);
+      expect(log.workers).toEqual([]);
+      await screenshot(page, "embed-before-run");
+
+      expect(await runEmbed(page, 0)).toBe("done");
+      const first = embed(page, 0);
+      await expect.poll(() => first.locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
+      expect(await first.locator(".nkp-editor .cm-content").count()).toBe(1);
+      expect(await first.locator("pre.nkp-source").isVisible()).toBe(false);
+      expect(log.requests.some((u) => /pyodide/.test(u))).toBe(true);
+      expect(log.workers).toHaveLength(1);
+      await first.scrollIntoViewIfNeeded();
+      await screenshot(page, "embed-live");
+
+      // The second example (loops + IfScope) shares the runtime: no new worker, its own IR.
+      expect(await runEmbed(page, 1)).toBe("done");
+      const second = embed(page, 1);
+      await second.locator('.nkp-tab[data-pane="ir"]').click();
+      await expect.poll(() => second.locator(".nkp-panel-ir").textContent()).toContain("IfScope");
+      expect(await second.locator(".nkp-panel-ir").textContent()).not.toContain("tensor_add");
+      expect(log.workers).toHaveLength(1);
+      expect(await page.evaluate(() => window.__nkpRuntime)).toMatchObject({ workersCreated: 1, runs: 2 });
+      expect(log.problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a failing example shows its diagnostic at the line, in the editor and in Output", async () => {
+    const { context, page, log } = await openDemo();
+    try {
+      const index = await page.$$eval("nki-playground", (els) => els.findIndex((e) => e.getAttribute("filename") === "wrong_shape.py"));
+      expect(index).toBeGreaterThanOrEqual(0);
+      expect(await runEmbed(page, index)).toBe("error");
+      const el = embed(page, index);
+      expect(await el.locator(".nkp-status").textContent()).toContain("line 10");
+      expect(await el.locator(".nkp-panel-output").textContent()).toContain("ValueError");
+      // CodeMirror's lint marker lies on the `nl.load(x)` call of line 10.
+      const marked = el.locator(".cm-lintRange-error");
+      await expect.poll(() => marked.count()).toBeGreaterThan(0);
+      expect(await marked.first().textContent()).toContain("nl.load");
+      await el.scrollIntoViewIfNeeded();
+      await screenshot(page, "embed-error");
+      expect(log.problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("Open in playground carries the edited code to the full page", async () => {
+    const { context, page } = await openDemo();
+    try {
+      const el = embed(page, 0);
+      expect(await runEmbed(page, 0)).toBe("done");
+      await el.locator(".nkp-editor .cm-content").click();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.type("\n# edited in the embed <b>x</b>\n");
+      const [playground] = await Promise.all([context.waitForEvent("page"), el.locator(".nkp-open").click()]);
+      await playground.waitForLoadState();
+      expect(new URL(playground.url()).pathname).toBe("/");
+      await expect
+        .poll(() => playground.evaluate(() => window.nkiPlayground?.editor?.text() ?? ""), { timeout: 30_000 })
+        .toContain("# edited in the embed <b>x</b>");
+      expect(await playground.evaluate(() => window.nkiPlayground.editor.text())).toContain("def tensor_add");
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("served under a sub-path, the element finds its chunks, the worker, the wasm and Pyodide", async () => {
+    const { context, page, log } = await openDemo(`${subServer.url}sub/path/`);
+    try {
+      expect(await runEmbed(page, 0)).toBe("done");
+      await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
+      const runtime = log.requests.filter((u) => RUNTIME_URL.test(u));
+      expect(runtime.length).toBeGreaterThan(0);
+      for (const u of runtime) expect(new URL(u).pathname).toMatch(/^\/sub\/path\//);
+      expect(await embed(page, 0).locator(".nkp-open").getAttribute("href")).toMatch(
+        new RegExp(`^${subServer.url}sub/path/#v1/`),
+      );
+      expect(log.problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("with scripts off, the code and the static IR stay readable", async () => {
+    const { context, page, log } = await openDemo(url, { javaScriptEnabled: false });
+    try {
+      const el = embed(page, 0);
+      expect(await el.locator("pre.nkp-source").isVisible()).toBe(true);
+      expect(await el.locator("pre.nkp-source").textContent()).toContain("def tensor_add");
+      expect(await el.locator(".nkp-ir").first().isVisible()).toBe(true);
+      expect(await el.locator(".nkp-ir").first().textContent()).toContain("LoopScope affine %j");
+      expect(await page.locator(".nkp-bar").count()).toBe(0);
+      expect(log.requests.filter((u) => RUNTIME_URL.test(u))).toEqual([]);
+      await screenshot(page, "embed-no-scripts");
+    } finally {
+      await context.close();
+    }
+  });
+});
