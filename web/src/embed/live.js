@@ -8,6 +8,7 @@ import { EditorView } from "@codemirror/view";
 
 import { createEditor } from "../editor/editor.js";
 import liveCss from "./live.css?inline";
+import { adoptStyle } from "./nki-playground.js";
 import { createLinking } from "./linking.js";
 import { createIrView, createLinkIndex, createRegionView, createSimView } from "./panes.js";
 import { runShared, stopShared, watchRuntimeStatus } from "./runtime.js";
@@ -21,20 +22,6 @@ const STAGES = {
   error: "the runtime failed to load",
 };
 
-let styled = false;
-
-function injectStyle(doc) {
-  if (styled) return;
-  styled = true;
-  const style = doc.createElement("style");
-  style.dataset.nkp = "live";
-  style.textContent = liveCss;
-  // After the element's own style, before anything the host added later.
-  const first = doc.head.querySelector('style[data-nkp="element"]');
-  if (first) first.after(style);
-  else doc.head.prepend(style);
-}
-
 /**
  * Turns `el` live. Returns the handle the element keeps.
  * @param {HTMLElement} el
@@ -44,7 +31,7 @@ function injectStyle(doc) {
  */
 export async function mountLive(el, opts) {
   const doc = el.ownerDocument;
-  injectStyle(doc);
+  adoptStyle(doc, "__nkpLiveStyle", liveCss);
   const { filename, setStatus, runButton } = opts;
 
   const live = doc.createElement("div");

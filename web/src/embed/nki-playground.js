@@ -18,16 +18,24 @@ const SITE_ROOT = new URL(/* @vite-ignore */ "../", import.meta.url).href;
 const DEFAULT_FILENAME = "kernel.py";
 const LINK_DEBOUNCE_MS = 200;
 
-let styleInjected = false;
-
-/** One <style> per document, first in <head> so the host page's rules can override ours. */
-function injectStyle(doc) {
-  if (styleInjected) return;
-  styleInjected = true;
+/**
+ * Adds a style sheet to the document once. A constructed sheet (adoptedStyleSheets) rather
+ * than a <style>: a host page with a strict Content-Security-Policy (no 'unsafe-inline'
+ * styles) still gets it. The CSS is inside `@layer nki-playground`, so any unlayered rule of
+ * the host page wins over ours whatever the order.
+ */
+export function adoptStyle(doc, key, css) {
+  if (doc[key]) return;
+  doc[key] = true;
+  if ("adoptedStyleSheets" in doc && typeof CSSStyleSheet === "function") {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+    return;
+  }
   const style = doc.createElement("style");
-  style.dataset.nkp = "element";
-  style.textContent = elementCss;
-  doc.head.prepend(style);
+  style.textContent = css;
+  doc.head.append(style);
 }
 
 /** The kernel text: the pre-rendered `<pre class="nkp-source">`, else the first `<pre>`. */
@@ -116,7 +124,7 @@ export class NkiPlaygroundElement extends HTMLElement {
   #upgrade() {
     this.#upgraded = true;
     const doc = this.ownerDocument;
-    injectStyle(doc);
+    adoptStyle(doc, "__nkpElementStyle", elementCss);
     this.classList.add("nkp");
     const source = findSource(this);
     this.#sourceText = source ? source.textContent.replace(/\n$/, "") : "";
