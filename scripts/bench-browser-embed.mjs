@@ -94,18 +94,17 @@ export async function benchEmbed({ runs = 3 } = {}) {
       if (!before) {
         const total = responses.reduce((n, x) => n + x.length, 0);
         const runtime = responses.filter((x) => RUNTIME_URL.test(x.url)).reduce((n, x) => n + x.length, 0);
-        const gzipped = responses.reduce((n, x) => {
+        const raw = responses.reduce((n, x) => {
           const path = join(SITE, decodeURIComponent(new URL(x.url).pathname));
-          const file = statSync(path).isDirectory() ? join(path, "index.html") : path;
-          return n + gz(file);
+          return n + statSync(statSync(path).isDirectory() ? join(path, "index.html") : path).size;
         }, 0);
-        before = { requests: responses.length, total, gzipped, runtime };
+        before = { requests: responses.length, total, raw, runtime };
       }
       cold.push(await timeRunToIr(page, 0));
       warmOther.push(await timeRunToIr(page, 1));
       warmSame.push(await timeRunToIr(page, 0));
       await context.close();
-      pageCold.push(await timePageColdToIr(browser, url).catch(() => NaN));
+      pageCold.push(await timePageColdToIr(browser, url).catch((err) => (process.stderr.write(`full page: ${err.message.split("\n")[0]}\n`), NaN)));
     }
     const el = join(SITE, "element");
     const figures = {
@@ -121,8 +120,8 @@ export async function benchEmbed({ runs = 3 } = {}) {
       pageColdMs: median(pageCold),
     };
     const rows = [
-      ["Demo page before Run: requests / bytes (raw, as served) / gzip -9 equivalent",
-        `${before.requests} / ${fmtKB(before.total)} / ${fmtKB(before.gzipped)}`],
+      ["Demo page (6 examples) before Run: requests / bytes transferred (gzip, as scripts/serve.mjs sends) / file bytes",
+        `${before.requests} / ${fmtKB(before.total)} / ${fmtKB(before.raw)}`],
       ["… of which runtime (Pyodide, wasm, Python bundle, worker, live part; target 0)", `${before.runtime} bytes`],
       ["`element/nki-playground.js` raw / gzip -9 (target ≤ 30 KiB gzip)",
         `${fmtKB(figures.elementRaw)} / ${fmtKB(figures.elementGzip)}`],

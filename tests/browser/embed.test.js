@@ -2,7 +2,7 @@
 // in Debian's Chromium: nothing of the runtime before Run, one worker for every element, live
 // IR after Run, diagnostics of a failing example, "Open in playground" with the edited code,
 // serving under a sub-path, and the static HTML with scripts off.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,7 @@ const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.met
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DEMO = "docs-demo/";
 /** What "runtime" means for the 0-bytes-before-Run rule. */
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; img-src 'self' data:";
 const RUNTIME_URL = /pyodide|\.wasm(\?|$)|nki-python\.json|worker[^/]*\.js|\/live\.js/;
 
 let browser;
@@ -39,6 +40,12 @@ beforeAll(async () => {
   subRoot = mkdtempSync(join(tmpdir(), "nki-embed-subpath-"));
   mkdirSync(join(subRoot, "sub"));
   symlinkSync(SITE, join(subRoot, "sub/path"), "dir");
+  // A host page with a strict Content-Security-Policy (no inline script or style, no eval):
+  // the demo page without its own inline <style>, a <meta> policy, the site's files beside it.
+  mkdirSync(join(subRoot, "csp/docs-demo"), { recursive: true });
+  for (const name of ["element", "pyodide", "nki-python.json"]) symlinkSync(join(SITE, name), join(subRoot, "csp", name));
+  const demo = readFileSync(join(SITE, DEMO, "index.html"), "utf8").replace(/<style>[\s\S]*?<\/style>/, "");
+  writeFileSync(join(subRoot, "csp/docs-demo/index.html"), demo.replace("<head>", `<head>\n<meta http-equiv="Content-Security-Policy" content="${CSP}">`));
   subServer = await serveAt(subRoot);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -59,6 +66,10 @@ async function openDemo(base = url, contextOptions = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...contextOptions });
   const page = await context.newPage();
   const log = { requests: [], workers: [], problems: [] };
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
   page.on("request", (req) => log.requests.push(req.url()));
   page.on("worker", (worker) => log.workers.push(worker.url()));
   page.on("pageerror", (err) => log.problems.push(`pageerror: ${err}`));
@@ -180,6 +191,37 @@ describe("<nki-playground> on the demo page", () => {
       expect(await embed(page, 0).locator(".nkp-open").getAttribute("href")).toMatch(
         new RegExp(`^${subServer.url}sub/path/#v1/`),
       );
+      expect(log.problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("kernel output with HTML in it stays text", async () => {
+    const { context, page } = await openDemo();
+    try {
+      const el = embed(page, 0);
+      expect(await runEmbed(page, 0)).toBe("done");
+      await el.locator(".nkp-editor .cm-content").click();
+      await page.keyboard.press("Control+A");
+      await page.keyboard.type('print("<img src=x onerror=window.__pwned=1><b>bold</b>")\n');
+      await page.keyboard.press("Control+Enter");
+      await page.waitForFunction(() => document.querySelector("nki-playground").dataset.runsDone === "2");
+      expect(await el.locator(".nkp-panel-output").textContent()).toContain("<img src=x onerror=window.__pwned=1><b>bold</b>");
+      expect(await el.locator("img, b").count()).toBe(0);
+      expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a host page with a strict Content-Security-Policy still runs its examples", async () => {
+    const { context, page, log } = await openDemo(`${subServer.url}csp/`);
+    try {
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector("nki-playground")).borderTopStyle)).toBe("solid");
+      expect(await runEmbed(page, 0)).toBe("done");
+      await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
+      expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
       expect(log.problems).toEqual([]);
     } finally {
       await context.close();

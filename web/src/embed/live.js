@@ -7,6 +7,7 @@ import { EditorState, StateEffect, Compartment } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 
 import { createEditor } from "../editor/editor.js";
+import editorCss from "./editor.css?inline";
 import liveCss from "./live.css?inline";
 import { adoptStyle } from "./nki-playground.js";
 import { createLinking } from "./linking.js";
@@ -54,7 +55,13 @@ export async function mountLive(el, opts) {
   let link = null;
   const linking = createLinking();
 
-  const editor = createEditor(editorHost, {
+  // The editor lives in a shadow root: CodeMirror then mounts its styles as constructed sheets
+  // there instead of a <style> in <head>, which a strict style-src policy would block.
+  const editorRoot = editorHost.attachShadow({ mode: "open" });
+  adoptStyle(editorRoot, "__nkpEditorStyle", editorCss);
+  const editorMount = doc.createElement("div");
+  editorRoot.append(editorMount);
+  const editor = createEditor(editorMount, {
     doc: opts.source,
     label: `${filename} (NKI kernel source)`,
     onChange: () => opts.onSourceChange(),
@@ -110,7 +117,7 @@ export async function mountLive(el, opts) {
     views.regions?.setTraces(traces);
     views.sim?.setSimulations(simulations);
     editor.setProblems(diagnostics, filename);
-    for (const d of diagnostics) appendOutput(d.severity === "warning" ? "stderr" : "stderr", `${d.rendered ?? d.message}\n`);
+    // The rendered diagnostics are already in Output: the runtime wrote them to stderr.
     linking.sourceLine(editor.cursorLine());
     el.dataset.irLines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
     const errors = diagnostics.filter((d) => d.severity !== "warning");

@@ -24,18 +24,18 @@ const LINK_DEBOUNCE_MS = 200;
  * styles) still gets it. The CSS is inside `@layer nki-playground`, so any unlayered rule of
  * the host page wins over ours whatever the order.
  */
-export function adoptStyle(doc, key, css) {
-  if (doc[key]) return;
-  doc[key] = true;
-  if ("adoptedStyleSheets" in doc && typeof CSSStyleSheet === "function") {
+export function adoptStyle(root, key, css) {
+  if (root[key]) return;
+  root[key] = true;
+  if ("adoptedStyleSheets" in root && typeof CSSStyleSheet === "function") {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
-    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
     return;
   }
-  const style = doc.createElement("style");
+  const style = (root.ownerDocument ?? root).createElement("style");
   style.textContent = css;
-  doc.head.append(style);
+  (root.head ?? root).append(style);
 }
 
 /** The kernel text: the pre-rendered `<pre class="nkp-source">`, else the first `<pre>`. */
