@@ -19,6 +19,23 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DEMO = "docs-demo/";
 /** What "runtime" means for the 0-bytes-before-Run rule. */
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; img-src 'self' data:";
+const AUTORUN_PAGE = `<!doctype html><meta charset="utf-8"><title>autorun</title>
+<div style="height: 3000px">A long introduction.</div>
+<nki-playground autorun filename="copy.py" panes="ir,output" height="200">
+<pre>import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.typing as nt
+
+@nki.jit
+def copy(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.load(x))
+    return out
+
+nki.trace_kernel(copy, nt.tensor[[128, 64], nl.float32])
+</pre>
+</nki-playground>
+<script type="module" src="../element/nki-playground.js"></script>`;
 const RUNTIME_URL = /pyodide|\.wasm(\?|$)|nki-python\.json|worker[^/]*\.js|\/live\.js/;
 
 let browser;
@@ -46,6 +63,10 @@ beforeAll(async () => {
   for (const name of ["element", "pyodide", "nki-python.json"]) symlinkSync(join(SITE, name), join(subRoot, "csp", name));
   const demo = readFileSync(join(SITE, DEMO, "index.html"), "utf8").replace(/<style>[\s\S]*?<\/style>/, "");
   writeFileSync(join(subRoot, "csp/docs-demo/index.html"), demo.replace("<head>", `<head>\n<meta http-equiv="Content-Security-Policy" content="${CSP}">`));
+  // autorun: one example below a screenful of text, written by hand (no pre-render).
+  mkdirSync(join(subRoot, "auto/page"), { recursive: true });
+  for (const name of ["element", "pyodide", "nki-python.json"]) symlinkSync(join(SITE, name), join(subRoot, "auto", name));
+  writeFileSync(join(subRoot, "auto/page/index.html"), AUTORUN_PAGE);
   subServer = await serveAt(subRoot);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -223,6 +244,28 @@ describe("<nki-playground> on the demo page", () => {
       await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
       expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
       expect(log.problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("autorun starts when the example scrolls into view, not before", async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    try {
+      const page = await context.newPage();
+      const workers = [];
+      page.on("worker", (w) => workers.push(w.url()));
+      await page.goto(`${subServer.url}auto/page/`);
+      await page.waitForSelector("nki-playground .nkp-run");
+      await page.waitForLoadState("networkidle");
+      expect(workers).toEqual([]);
+      await page.locator("nki-playground").scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector("nki-playground").dataset.state === "done", null, {
+        timeout: 120_000,
+      });
+      expect(workers).toHaveLength(1);
+      await expect.poll(() => page.locator("nki-playground .nkp-panel-ir").textContent()).toContain("kernel @copy");
+      expect(await page.locator("nki-playground .nkp-panel-ir").evaluate((el) => el.getBoundingClientRect().height)).toBe(200);
     } finally {
       await context.close();
     }
