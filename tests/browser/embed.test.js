@@ -153,7 +153,14 @@ describe("<nki-playground> on the demo page", () => {
       await expect.poll(() => second.locator(".nkp-panel-ir").textContent()).toContain("IfScope");
       expect(await second.locator(".nkp-panel-ir").textContent()).not.toContain("tensor_add");
       expect(log.workers).toHaveLength(1);
-      expect(await page.evaluate(() => window.__nkpRuntime)).toMatchObject({ workersCreated: 1, runs: 2 });
+
+      // The simulation example: its Simulation tab draws heatmaps of the compared tensors.
+      const sim = await page.$$eval("nki-playground", (els) => els.findIndex((e) => e.getAttribute("filename") === "scale_shift.py"));
+      expect(await runEmbed(page, sim)).toBe("done");
+      await expect.poll(() => embed(page, sim).locator(".nkp-panel-sim canvas").count()).toBeGreaterThan(0);
+      expect(await embed(page, sim).locator(".nkp-panel-sim").textContent()).toContain("scale_shift");
+      expect(log.workers).toHaveLength(1);
+      expect(await page.evaluate(() => window.__nkpRuntime)).toMatchObject({ workersCreated: 1, runs: 3 });
       expect(log.problems).toEqual([]);
     } finally {
       await context.close();

@@ -87,7 +87,11 @@ export async function mountLive(el, opts) {
       onRegionHover: (id) => linking.regionHover(id),
     });
   }
-  if (tabs.panel("sim")) views.sim = createSimView(tabs.panel("sim"));
+  if (tabs.panel("sim")) {
+    views.sim = createSimView(tabs.panel("sim"), {
+      onSourceClick: ({ line, col }) => line > 0 && editor.select(line, col),
+    });
+  }
   const output = tabs.panel("output") ? doc.createElement("pre") : null;
   if (output) {
     output.className = "nkp-output";
