@@ -7,7 +7,7 @@
 //     the full playground page's cold load → Run → IR beside it, in the same run.
 // `benchEmbed()` returns rows for a Markdown table; run alone it prints them:
 //   node scripts/bench-browser-embed.mjs [--runs N]
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -111,7 +111,7 @@ export async function benchEmbed({ runs = 3 } = {}) {
       before,
       elementGzip: gz(join(el, "nki-playground.js")),
       elementRaw: statSync(join(el, "nki-playground.js")).size,
-      liveGzip: gz(join(el, "live.js")),
+      liveGzip: gz(join(el, "live.js")) + (existsSync(join(el, "live.css")) ? gz(join(el, "live.css")) : 0),
       workerGzip: gz(join(el, "worker.js")),
       wasmGzip: gz(join(el, "nki_core.wasm")),
       coldMs: median(cold),
@@ -125,7 +125,7 @@ export async function benchEmbed({ runs = 3 } = {}) {
       ["… of which runtime (Pyodide, wasm, Python bundle, worker, live part; target 0)", `${before.runtime} bytes`],
       ["`element/nki-playground.js` raw / gzip -9 (target ≤ 30 KiB gzip)",
         `${fmtKB(figures.elementRaw)} / ${fmtKB(figures.elementGzip)}`],
-      ["Loaded on Run: `live.js` / `worker.js` / `nki_core.wasm`, gzip -9",
+      ["Loaded on Run: `live.js` + `live.css` / `worker.js` / `nki_core.wasm`, gzip -9",
         `${fmtKB(figures.liveGzip)} / ${fmtKB(figures.workerGzip)} / ${fmtKB(figures.wasmGzip)} (+ Pyodide)`],
       [`Embed: click Run → live IR, cold (fresh context), median of ${runs}`, fmtMs(figures.coldMs)],
       [`Embed: click Run → live IR, warm (another embed, runtime up), median of ${runs}`, fmtMs(figures.warmOtherMs)],
