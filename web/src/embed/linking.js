@@ -52,9 +52,10 @@ export function createLinking() {
     if (!link) return;
     const ir = bounds(link.irRangeForRegion(id));
     const src = bounds(link.sourceSpanForRegion(id));
+    // Selecting moves the cursor, which lights the cursor line's IR: do it before ours.
+    if (select && src) editor.select(src[0], 0, 0, 0, { focus: false });
     highlightIr(new Set(ir ? span(ir) : []), id);
     views.regions?.highlight(new Set([id]));
-    if (select && src) editor.select(src[0]);
     editor.highlightLines(src ? span(src) : []);
   }
 
@@ -68,13 +69,21 @@ export function createLinking() {
     },
     hoverLine: (line) => showSource(line ?? cursor),
     irLineClick(index) {
-      const line = showIrLine(index);
-      if (line > 0) editor.select(line);
+      const line = lineOf(getLink()?.sourceLineForIrLine(index));
+      if (line > 0) editor.select(line, 0, 0, 0, { focus: false });
+      showIrLine(index);
     },
     irLineHover(record) {
       if (!record) return showSource(cursor);
-      const line = lineOf(record.loc);
+      // Only lines of the user's file link back (not library frames).
+      const file = getLink()?.file;
+      const line = file && record.loc?.file !== file ? null : lineOf(record.loc);
       editor.highlightLines(line > 0 ? [line] : []);
+    },
+    /** A simulator warning or print's position, when it is in the user's file. */
+    sourceClick(loc) {
+      const file = getLink()?.file;
+      if (loc?.line > 0 && (!file || !loc.file || loc.file.endsWith(file))) editor.select(loc.line, loc.col);
     },
     regionClick: (id) => showRegion(id, true),
     regionHover: (id) => (id == null ? showSource(cursor) : showRegion(id, false)),

@@ -89,7 +89,7 @@ export async function mountLive(el, opts) {
   }
   if (tabs.panel("sim")) {
     views.sim = createSimView(tabs.panel("sim"), {
-      onSourceClick: ({ line, col }) => line > 0 && editor.select(line, col),
+      onSourceClick: (loc) => linking.sourceClick(loc),
     });
   }
   const output = tabs.panel("output") ? doc.createElement("pre") : null;
@@ -117,8 +117,9 @@ export async function mountLive(el, opts) {
   function showResult(result) {
     const { exitCode, traces = [], diagnostics = [], simulations = [] } = result;
     link = traces.length ? createLinkIndex(traces) : null;
-    views.ir?.setTraces(traces);
-    views.regions?.setTraces(traces);
+    // The views reuse this index instead of building their own.
+    views.ir?.setTraces(traces, link);
+    views.regions?.setTraces(traces, link);
     views.sim?.setSimulations(simulations);
     editor.setProblems(diagnostics, filename);
     // The rendered diagnostics are already in Output: the runtime wrote them to stderr.
