@@ -213,6 +213,9 @@ export class NkiPlaygroundElement extends HTMLElement {
       this.#setStatus("loading", "loading…");
       runButton.disabled = true;
       try {
+        // The worker (a small chunk) starts first: Pyodide downloads and boots while the
+        // editor and panes (live.js, the bigger part) load, instead of after them.
+        import("./runtime.js").then((m) => m.startRuntime(), () => {});
         const { mountLive } = await import("./live.js");
         this.#live = await mountLive(this, {
           source: this.#sourceText,

@@ -41,6 +41,11 @@ function sharedClient() {
   return client;
 }
 
+/** Boots the page's runtime worker now (idempotent), so it downloads while the editor loads. */
+export function startRuntime() {
+  sharedClient();
+}
+
 /** Calls `listener(state, message)` now and on every runtime stage change; returns an unsubscribe. */
 export function watchRuntimeStatus(listener) {
   sharedClient();
