@@ -278,6 +278,27 @@ describe("<nki-playground> on the demo page", () => {
     }
   });
 
+  test("theme: auto follows the reader's scheme and the host's color-scheme; theme=dark is pinned", async () => {
+    const themes = (page) => page.$$eval("nki-playground", (els) => els.map((e) => e.dataset.nkpTheme));
+    const dark = await openDemo(url, { colorScheme: "dark" });
+    const light = await openDemo(url, { colorScheme: "light" });
+    try {
+      await dark.page.waitForSelector("nki-playground[data-nkp-theme]");
+      await light.page.waitForSelector("nki-playground[data-nkp-theme]");
+      // The demo page declares `color-scheme: light dark`: auto follows the reader.
+      expect((await themes(dark.page)).slice(0, 5)).toEqual(Array(5).fill("dark"));
+      expect((await themes(light.page)).slice(0, 5)).toEqual(Array(5).fill("light"));
+      expect((await themes(light.page)).at(-1)).toBe("dark"); // theme="dark"
+      // A host that pins one scheme wins over the reader's, also when it switches at run time.
+      await dark.page.evaluate(() => document.documentElement.style.setProperty("color-scheme", "light"));
+      await expect.poll(() => themes(dark.page)).toEqual([...Array(5).fill("light"), "dark"]);
+      expect(await dark.page.evaluate(() => getComputedStyle(document.querySelector("nki-playground")).backgroundColor)).toBe("rgb(255, 255, 255)");
+    } finally {
+      await dark.context.close();
+      await light.context.close();
+    }
+  });
+
   test("with scripts off, the code and the static IR stay readable", async () => {
     const { context, page, log } = await openDemo(url, { javaScriptEnabled: false });
     try {
