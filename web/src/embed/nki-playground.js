@@ -133,6 +133,8 @@ export class NkiPlaygroundElement extends HTMLElement {
     const bar = doc.createElement("div");
     bar.className = "nkp-bar";
     const runButton = button(doc, "nkp-run", "Run", "Trace and simulate this kernel in your browser");
+    // Several examples share a page: say which one a screen reader's "Run" button runs.
+    runButton.setAttribute("aria-label", `Run ${this.filename}`);
     runButton.addEventListener("click", () => this.run());
     const status = doc.createElement("span");
     status.className = "nkp-status";
@@ -147,6 +149,7 @@ export class NkiPlaygroundElement extends HTMLElement {
     link.target = "_blank";
     link.rel = "noopener";
     link.href = this.playgroundUrl;
+    link.setAttribute("aria-label", `Open ${this.filename} in the playground (new tab)`);
     // The href is refreshed after edits with a debounce; a click that beats it waits for the
     // fresh one instead of opening stale code.
     link.addEventListener("click", (event) => this.#openPlayground(event));
