@@ -243,6 +243,33 @@ describe("<nki-playground> on the demo page", () => {
     }
   });
 
+  test("Stop ends a run that never finishes; the next run works on a fresh worker", async () => {
+    const { context, page, log } = await openDemo();
+    try {
+      const el = embed(page, 0);
+      expect(await runEmbed(page, 0)).toBe("done");
+      await el.locator(".nkp-editor .cm-content").click();
+      await page.keyboard.press("Control+A");
+      await page.keyboard.type("while True: pass\n");
+      await el.locator(".nkp-run").click();
+      await page.waitForFunction(() => document.querySelector("nki-playground").dataset.state === "running");
+      await el.locator(".nkp-stop").click();
+      await page.waitForFunction(() => document.querySelector("nki-playground").dataset.runsDone === "2");
+      expect(await el.getAttribute("data-state")).toBe("error");
+      expect(await el.locator(".nkp-status").textContent()).toBe("stopped");
+      expect(await el.locator(".nkp-stop").isHidden()).toBe(true);
+      // The editor kept the code; a fixed script runs on the replacement worker.
+      await el.locator(".nkp-editor .cm-content").click();
+      await page.keyboard.press("Control+A");
+      await page.keyboard.type('print("after stop")\n');
+      expect(await runEmbed(page, 0)).toBe("done");
+      expect(await el.locator(".nkp-panel-output").textContent()).toContain("after stop");
+      expect(log.workers).toHaveLength(2);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("a host page with a strict Content-Security-Policy still runs its examples", async () => {
     const { context, page, log } = await openDemo(`${subServer.url}csp/`);
     try {
