@@ -1,7 +1,9 @@
 // npm run bench: start-up, trace time and module size, measured in one run on this machine.
 // Prints a Markdown table and refreshes the "Latest run" section of BENCHMARKS.md.
 //
-//   node scripts/bench.mjs [--runs N] [--boots N] [--no-write]
+//   node scripts/bench.mjs [--runs N] [--boots N] [--only core,sim,page,views,embed,examples,cli] [--no-write]
+//
+// The browser, CLI and example figures come from their own scripts (scripts/bench-sections.mjs).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,6 +12,7 @@ import { dirname, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
+import { SECTIONS, runSection, withSection } from "./bench-sections.mjs";
 import { simulatorSection, withSimulatorSection } from "./bench_sim.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -61,111 +64,134 @@ function coldStart(what) {
   return Number(r.stdout.trim());
 }
 
+const onlyArg = process.argv.indexOf("--only");
+const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1].split(",")) : null;
+const want = (name) => !only || only.has(name);
+for (const name of only ?? []) {
+  if (name !== "core" && name !== "sim" && !(name in SECTIONS)) throw new Error(`--only: unknown section ${name}`);
+}
+
 for (const [path, hint] of [[WASM, "npm run build"], [KERNEL, "kernels/tensor_add.py"]]) {
   if (!existsSync(path)) throw new Error(`${path} is missing (${hint})`);
 }
 
-const boots = arg("--boots", 5);
-const runs = Math.max(20, arg("--runs", 50));
+/** Steps 1–4: start-up, trace time and module size, in this process and its children. */
+async function coreSection() {
+  const boots = arg("--boots", 5);
+  const runs = Math.max(20, arg("--runs", 50));
 
-// 1. Cold starts, interleaved so drift hits both alike.
-const pyodideMs = [];
-const runtimeMs = [];
-for (let i = 0; i < boots; i++) {
-  pyodideMs.push(coldStart("pyodide"));
-  runtimeMs.push(coldStart("runtime"));
-  process.stderr.write(`boot ${i + 1}/${boots}: pyodide ${fmtMs(pyodideMs.at(-1))}, runtime ${fmtMs(runtimeMs.at(-1))}\n`);
-}
-
-// 2. Trace time in a warm runtime.
-const { createNodeRuntime } = await import("../wasm/js/node.mjs");
-let scriptOut = "";
-const runtime = await createNodeRuntime({ stdout: (t) => (scriptOut += t), stderr: (t) => (scriptOut += t) });
-const source = readFileSync(KERNEL, "utf8");
-const traceMs = [];
-for (let i = 0; i < runs + 3; i++) {
-  scriptOut = "";
-  const t0 = performance.now();
-  const { exitCode, traces } = runtime.runSource(source, { filename: "tensor_add.py" });
-  const dt = performance.now() - t0;
-  if (exitCode !== 0 || traces.length === 0) throw new Error(`tracing tensor_add.py failed:\n${scriptOut}`);
-  if (i >= 3) traceMs.push(dt); // first runs warm the import caches
-}
-const irLines = runtime.runSource(source, { filename: "tensor_add.py" }).traces.reduce((n, t) => n + t.records.length, 0);
-
-// 3. Trace time of every example kernel against the null backend, and boundary calls per
-//    instruction (scripts/bench_trace.py, run inside the same runtime).
-const kernelFiles = readdirSync(`${ROOT}kernels`).filter((f) => f.endsWith(".py")).sort();
-scriptOut = "";
-const cwd = process.cwd();
-process.chdir(ROOT);
-const benchRun = runtime.runFile("scripts/bench_trace.py", [String(runs), ...kernelFiles.map((f) => `kernels/${f}`)]);
-process.chdir(cwd);
-if (benchRun.exitCode !== 0) throw new Error(`bench_trace.py failed:\n${scriptOut}`);
-const perKernel = scriptOut
-  .split("\n")
-  .filter((l) => l.startsWith("{"))
-  .map((l) => JSON.parse(l));
-
-// 4. Sizes.
-const wasm = readFileSync(WASM);
-const mjs = readFileSync(CORE_MJS);
-const gz = (buf) => gzipSync(buf, { level: 9 }).length;
-
-const bootP = median(pyodideMs);
-const bootR = median(runtimeMs);
-const sortedTrace = [...traceMs].sort((a, b) => a - b);
-const rows = [
-  ["Pyodide boot (`loadPyodide` only), median of " + boots, fmtMs(bootP)],
-  ["Runtime ready (Pyodide + core + `neuronxcc.nki`), median of " + boots, fmtMs(bootR)],
-  ["Ready / bare boot", `${(bootR / bootP).toFixed(2)}×`],
-  [`Trace \`kernels/tensor_add.py\` (warm), median of ${runs}`, fmtMs(median(traceMs))],
-  ["… fastest / slowest run", `${fmtMs(sortedTrace[0])} / ${fmtMs(sortedTrace.at(-1))}`],
-  ["… IR lines printed per run", String(irLines)],
-  ["`nki_core.wasm` raw / gzip -9", `${fmtKB(wasm.length)} / ${fmtKB(gz(wasm))}`],
-  ["`nki_core.mjs` raw / gzip -9", `${fmtKB(mjs.length)} / ${fmtKB(gz(mjs))}`],
-];
-const pyodideVersion = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("pyodide/package.json"), "utf8")).version;
-const osName = (() => {
-  try {
-    return readFileSync("/etc/os-release", "utf8").match(/^PRETTY_NAME="?([^"\n]*)/m)?.[1] ?? os.type();
-  } catch {
-    return os.type();
+  // 1. Cold starts, interleaved so drift hits both alike.
+  const pyodideMs = [];
+  const runtimeMs = [];
+  for (let i = 0; i < boots; i++) {
+    pyodideMs.push(coldStart("pyodide"));
+    runtimeMs.push(coldStart("runtime"));
+    process.stderr.write(`boot ${i + 1}/${boots}: pyodide ${fmtMs(pyodideMs.at(-1))}, runtime ${fmtMs(runtimeMs.at(-1))}\n`);
   }
-})();
-const machine = `${osName}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.versions.node}, Pyodide ${pyodideVersion}`;
-const date = new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
-const ratio = (k) => k.full_ms / k.floor_ms;
-const kernelRows = perKernel.map((k) => [
-  `\`${k.kernel}\` (${k.file.replace("kernels/", "")})`,
-  String(k.instructions),
-  fmtMs(k.full_ms),
-  fmtMs(k.floor_ms),
-  `${ratio(k).toFixed(2)}×`,
-  (k.core_calls / k.instructions).toFixed(2),
-]);
-const totalCalls = perKernel.reduce((n, k) => n + k.core_calls, 0);
-const totalInsts = perKernel.reduce((n, k) => n + k.instructions, 0);
-const worstRatio = Math.max(...perKernel.map(ratio));
-const table = [
-  "| measure | value |",
-  "|---|---|",
-  ...rows.map(([k, v]) => `| ${k} | ${v} |`),
-  "",
-  `Trace time per example kernel (warm, median of ${runs}), against the null backend, and boundary calls:`,
-  "",
-  "| kernel | instructions | trace | null backend (floor) | trace / floor (target ≤ 3×) | core calls per instruction (target ≤ 2) |",
-  "|---|---|---|---|---|---|",
-  ...kernelRows.map((r) => `| ${r.join(" | ")} |`),
-  `| **all kernels** | ${totalInsts} | | | worst ${worstRatio.toFixed(2)}× | ${(totalCalls / totalInsts).toFixed(2)} |`,
-].join("\n");
-const section = `${START}\n## Latest run\n\n${date} — ${machine}\n\n${table}\n${END}`;
-console.log(`\n${table}\n\n${machine}`);
+  // 2. Trace time in a warm runtime.
+  const { createNodeRuntime } = await import("../wasm/js/node.mjs");
+  let scriptOut = "";
+  const runtime = await createNodeRuntime({ stdout: (t) => (scriptOut += t), stderr: (t) => (scriptOut += t) });
+  const source = readFileSync(KERNEL, "utf8");
+  const traceMs = [];
+  for (let i = 0; i < runs + 3; i++) {
+    scriptOut = "";
+    const t0 = performance.now();
+    const { exitCode, traces } = runtime.runSource(source, { filename: "tensor_add.py" });
+    const dt = performance.now() - t0;
+    if (exitCode !== 0 || traces.length === 0) throw new Error(`tracing tensor_add.py failed:\n${scriptOut}`);
+    if (i >= 3) traceMs.push(dt); // first runs warm the import caches
+  }
+  const irLines = runtime.runSource(source, { filename: "tensor_add.py" }).traces.reduce((n, t) => n + t.records.length, 0);
+
+  // 3. Trace time of every example kernel against the null backend, and boundary calls per
+  //    instruction (scripts/bench_trace.py, run inside the same runtime).
+  const kernelFiles = readdirSync(`${ROOT}kernels`).filter((f) => f.endsWith(".py")).sort();
+  scriptOut = "";
+  const cwd = process.cwd();
+  process.chdir(ROOT);
+  const benchRun = runtime.runFile("scripts/bench_trace.py", [String(runs), ...kernelFiles.map((f) => `kernels/${f}`)]);
+  process.chdir(cwd);
+  if (benchRun.exitCode !== 0) throw new Error(`bench_trace.py failed:\n${scriptOut}`);
+  const perKernel = scriptOut
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
+
+  // 4. Sizes.
+  const wasm = readFileSync(WASM);
+  const mjs = readFileSync(CORE_MJS);
+  const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+
+  const bootP = median(pyodideMs);
+  const bootR = median(runtimeMs);
+  const sortedTrace = [...traceMs].sort((a, b) => a - b);
+  const rows = [
+    ["Pyodide boot (`loadPyodide` only), median of " + boots, fmtMs(bootP)],
+    ["Runtime ready (Pyodide + core + `neuronxcc.nki`), median of " + boots, fmtMs(bootR)],
+    ["Ready / bare boot", `${(bootR / bootP).toFixed(2)}×`],
+    [`Run \`kernels/tensor_add.py\` whole (trace, simulate, compare; warm), median of ${runs}`, fmtMs(median(traceMs))],
+    ["… fastest / slowest run", `${fmtMs(sortedTrace[0])} / ${fmtMs(sortedTrace.at(-1))}`],
+    ["… IR lines printed per run", String(irLines)],
+    ["`nki_core.wasm` raw / gzip -9", `${fmtKB(wasm.length)} / ${fmtKB(gz(wasm))}`],
+    ["`nki_core.mjs` raw / gzip -9", `${fmtKB(mjs.length)} / ${fmtKB(gz(mjs))}`],
+  ];
+  const pyodideVersion = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("pyodide/package.json"), "utf8")).version;
+  const osName = (() => {
+    try {
+      return readFileSync("/etc/os-release", "utf8").match(/^PRETTY_NAME="?([^"\n]*)/m)?.[1] ?? os.type();
+    } catch {
+      return os.type();
+    }
+  })();
+  const machine = `${osName}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.versions.node}, Pyodide ${pyodideVersion}`;
+  const date = new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC";
+
+  const ratio = (k) => k.full_ms / k.floor_ms;
+  const kernelRows = perKernel.map((k) => [
+    `\`${k.kernel}\` (${k.file.replace("kernels/", "")})`,
+    String(k.instructions),
+    fmtMs(k.full_ms),
+    fmtMs(k.floor_ms),
+    `${ratio(k).toFixed(2)}×`,
+    (k.core_calls / k.instructions).toFixed(2),
+  ]);
+  const totalCalls = perKernel.reduce((n, k) => n + k.core_calls, 0);
+  const totalInsts = perKernel.reduce((n, k) => n + k.instructions, 0);
+  const worstRatio = Math.max(...perKernel.map(ratio));
+  const table = [
+    "| measure | value |",
+    "|---|---|",
+    ...rows.map(([k, v]) => `| ${k} | ${v} |`),
+    "",
+    `Trace time per example kernel (warm, median of ${runs}), against the null backend, and boundary calls:`,
+    "",
+    "| kernel | instructions | trace | null backend (floor) | trace / floor (target ≤ 3×) | core calls per instruction (target ≤ 2) |",
+    "|---|---|---|---|---|---|",
+    ...kernelRows.map((r) => `| ${r.join(" | ")} |`),
+    `| **all kernels** | ${totalInsts} | | | worst ${worstRatio.toFixed(2)}× | ${(totalCalls / totalInsts).toFixed(2)} |`,
+  ].join("\n");
+  console.log(`\n${table}\n\n${machine}`);
+    return `${START}\n## Latest run\n\n${date} — ${machine}\n\n${table}\n${END}`;
+}
+
+const section = want("core") ? await coreSection() : null;
 
 // 5. The simulator: native vs wasm vs NumPy (scripts/bench_sim.mjs), its own section.
-const simSection = simulatorSection();
-console.log(`\n${simSection}`);
+const simSection = want("sim") ? simulatorSection() : null;
+if (simSection) console.log(`\n${simSection}`);
+
+// 6. Browser, example and CLI figures, each from its own script.
+const extra = [];
+for (const name of Object.keys(SECTIONS)) {
+  if (!want(name)) continue;
+  const block = runSection(name);
+  if (block) {
+    console.log(`\n${block}`);
+    extra.push([name, block]);
+  }
+}
 
 if (!process.argv.includes("--no-write")) {
   const intro = `# Benchmarks
@@ -178,8 +204,9 @@ machine it runs on, so compare figures within a run rather than across machines.
 - **Runtime ready**: a fresh process creating the full runtime (\`createNodeRuntime()\`: Pyodide
   and the core loaded in parallel, the Python package installed and imported). The ratio to the
   bare boot is what the project adds on top of Pyodide.
-- **Trace**: \`runSource\` of \`kernels/tensor_add.py\` in an already-warm runtime (parse, trace,
-  print, JSON hand-off to JS), wall time per run; median over the runs after 3 warm-ups.
+- **Run tensor_add.py**: \`runSource\` of \`kernels/tensor_add.py\` in an already-warm runtime
+  (parse, trace, print, simulate its 256×1024 inputs, compare with NumPy, results handed to JS),
+  wall time per run; median over the runs after 3 warm-ups. Trace alone: the per-kernel table.
 - **Trace per kernel**: each script in \`kernels/\` is run once with the tracer hooked to capture
   its traces; each trace is then repeated (after 30 warm-up runs, so V8 has tiered the wasm up)
   with the real core and with a *null backend* that replays the core's recorded replies without
@@ -191,12 +218,13 @@ machine it runs on, so compare figures within a run rather than across machines.
 
 `;
   let doc = existsSync(BENCHMARKS) ? readFileSync(BENCHMARKS, "utf8") : intro;
-  if (doc.includes(START) && doc.includes(END)) {
+  if (section && doc.includes(START) && doc.includes(END)) {
     doc = doc.slice(0, doc.indexOf(START)) + section + doc.slice(doc.indexOf(END) + END.length);
-  } else {
+  } else if (section) {
     doc = `${doc.trimEnd()}\n\n${section}\n`;
   }
-  doc = withSimulatorSection(doc, simSection);
+  if (simSection) doc = withSimulatorSection(doc, simSection);
+  for (const [name, block] of extra) doc = withSection(doc, name, block);
   writeFileSync(BENCHMARKS, doc);
   console.log(`\nwrote ${BENCHMARKS}`);
 }
