@@ -7,6 +7,9 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
 export default defineConfig({
   root: here("./"),
+  // Relative URLs everywhere (./assets/...), so build/site can be served from any sub-path.
+  // The worker finds the site root relative to its own URL (web/src/worker.js).
+  base: "./",
   publicDir: here("./public"), // pyodide/ and nki-python.json, written by scripts/
   resolve: {
     alias: {

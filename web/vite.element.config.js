@@ -22,9 +22,6 @@ export default defineConfig({
   root: here("./"),
   base: "./",
   publicDir: false,
-  // The worker (web/src/worker.js) finds pyodide/ and nki-python.json at BASE_URL relative to
-  // itself; its bundle sits in element/, those files at the site root one level up.
-  define: { "import.meta.env.BASE_URL": JSON.stringify("../") },
   resolve: { alias: { "nki-core": here("../build/wasm/nki_core.mjs") } },
   build: {
     target: "es2022",

@@ -12,7 +12,11 @@
 import createCore from "nki-core";
 import { createRuntime, transferables } from "../../wasm/js/runtime.mjs";
 
-const BASE = new URL(import.meta.env.BASE_URL, self.location.href);
+// The site root (pyodide/, nki-python.json) is one folder above this worker's own URL in every
+// build: the page's bundle sits in assets/, the element's in element/ (and the dev server
+// serves this file from src/). Relative to itself, not to a configured base, so the site works
+// from any sub-path (/, /docs/playground/, ...) without a rebuild.
+const BASE = new URL("../", self.location.href);
 
 /** The id of the run whose output Python is writing now (stdout arrives synchronously). */
 let currentId = null;

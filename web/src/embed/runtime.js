@@ -20,7 +20,7 @@ function createWorker() {
   runtimeStats.workersCreated++;
   // Vite bundles ../worker.js for this pattern; the URL is relative to this chunk, so the
   // site can live under any path. The worker finds pyodide/ and nki-python.json one folder up
-  // (web/vite.element.config.js sets its BASE_URL to "../").
+  // (web/src/worker.js resolves them against its own URL).
   return new Worker(new URL("../worker.js", import.meta.url), { type: "module", name: "nki-playground" });
 }
 
