@@ -30,3 +30,4 @@ step "copy pyodide" node scripts/copy-pyodide.mjs
 step "bundle python" node scripts/bundle-python.mjs
 step "site" node node_modules/vite/bin/vite.js build --config web/vite.config.js --logLevel warn
 step "embed element + docs demo" node scripts/build-embed.mjs
+step "docs pages" node scripts/build-docs.mjs
