@@ -2,12 +2,11 @@
 // list. Everything a kernel wrote is inserted as text nodes only.
 
 /**
- * Where a diagnostic's `code` is explained (docs/errors.md, one heading per code). The site
- * has no rendered docs pages yet, so this is the repository-relative Markdown path, as GitHub
- * resolves it; when the site publishes docs/errors.html, change this one constant to
- * "./docs/errors.html#".
+ * Where a diagnostic's `code` is explained: docs/errors.md as the site publishes it
+ * (scripts/build-docs.mjs), one section per code. Relative to the page, which sits at the site
+ * root, so it works when the site is served from a sub-path.
  */
-export const ERRORS_PAGE = "./docs/errors.md#";
+export const ERRORS_PAGE = "./docs/errors.html#";
 
 const OUTPUT_CAP = 2_000_000; // characters kept in the Output pane per run
 

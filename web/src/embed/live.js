@@ -27,7 +27,7 @@ const STAGES = {
  * Turns `el` live. Returns the handle the element keeps.
  * @param {HTMLElement} el
  * @param {{source: string, filename: string, panes: string[], readOnly: boolean,
- *          setStatus: (state: string, text: string) => void, onSourceChange: () => void,
+ *          setStatus: (state: string, text: string, code?: string | null) => void, onSourceChange: () => void,
  *          runButton: HTMLButtonElement}} opts
  */
 export async function mountLive(el, opts) {
@@ -132,7 +132,7 @@ export async function mountLive(el, opts) {
       else if (simulations.length && tabs.has("sim") && !tabs.has("ir")) tabs.select("sim");
     } else {
       const first = errors[0];
-      setStatus("error", first ? `${first.class ?? "error"} at line ${first.line}: ${first.message}` : `failed (exit code ${exitCode})`);
+      setStatus("error", first ? `${first.class ?? "error"} at line ${first.line}: ${first.message}` : `failed (exit code ${exitCode})`, first?.code);
       if (tabs.has("output")) tabs.select("output");
     }
   }

@@ -15,6 +15,9 @@ import { followTheme } from "./theme.js";
 
 /** The site root: this module lives in <root>/element/, the full page is <root>/index.html. */
 const SITE_ROOT = new URL(/* @vite-ignore */ "../", import.meta.url).href;
+
+/** A diagnostic code's section on the site's errors page (scripts/build-docs.mjs publishes it). */
+export const errorsPageHref = (code) => new URL(`docs/errors.html#${encodeURIComponent(code)}`, SITE_ROOT).href;
 const DEFAULT_FILENAME = "kernel.py";
 const LINK_DEBOUNCE_MS = 200;
 
@@ -202,11 +205,21 @@ export class NkiPlaygroundElement extends HTMLElement {
     this.#linkTimer = setTimeout(() => this.#refreshLink(), LINK_DEBOUNCE_MS);
   }
 
-  #setStatus(state, text) {
+  /** `code`: the diagnostic's id; the status then links to its section of the errors page. */
+  #setStatus(state, text, code) {
     const status = this.#part("nkp-status");
     if (!status) return;
     status.dataset.state = state;
     status.textContent = text;
+    if (!code) return;
+    const link = this.ownerDocument.createElement("a");
+    link.className = "nkp-code";
+    link.href = errorsPageHref(code);
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.textContent = code;
+    link.title = "What this error means and how to fix it";
+    status.append(" ", link);
   }
 
   #goLive() {
@@ -225,7 +238,7 @@ export class NkiPlaygroundElement extends HTMLElement {
           filename: this.filename,
           panes: this.panes,
           readOnly: this.readOnly,
-          setStatus: (state, text) => this.#setStatus(state, text),
+          setStatus: (state, text, code) => this.#setStatus(state, text, code),
           onSourceChange: () => this.#sourceChanged(),
           runButton,
         });
