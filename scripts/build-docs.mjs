@@ -6,7 +6,7 @@
 // expected. Runs after the element build (the pages load ../element/nki-playground.js).
 //
 //   node scripts/build-docs.mjs
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,6 +21,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DOCS = join(ROOT, "docs");
 const OUT = join(ROOT, "build/site/docs");
 const CSS = join(ROOT, "web/src/static/docs.css");
+const IR_CSS = join(ROOT, "web/src/ir/ir-view.css"); // the IR token colours, shared with the views
 
 /** The reading order of the nav; pages not named here follow in name order. */
 const ORDER = ["README.md", "getting-started.md", "examples.md", "errors.md", "tracing.md", "simulator.md",
@@ -164,7 +165,9 @@ export async function buildDocs({ docsDir = DOCS, outDir = OUT, quiet = false } 
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, page({ doc, title: titleOf(doc, title), html, nav, hasExamples: examples.length > 0 }));
   }
-  copyFileSync(CSS, join(outDir, "docs.css"));
+  // The expected-IR blocks use the same token colours as the IR pane and the embeds.
+  const tokenRules = readFileSync(IR_CSS, "utf8").split("\n").filter((l) => /^\.ir-[a-z]+ \{/.test(l));
+  writeFileSync(join(outDir, "docs.css"), `${readFileSync(CSS, "utf8")}\n/* IR tokens: web/src/ir/ir-view.css */\n${tokenRules.join("\n")}\n`);
   if (!quiet) {
     console.log(`build-docs: ${docs.length} pages, ${report.examples} live examples -> ${relative(ROOT, outDir)}/`);
     for (const where of report.stale) console.warn(`build-docs: WARNING ${where}: the IR differs from the expected block (run \`nki-playground check\`)`);
