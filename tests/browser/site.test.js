@@ -81,6 +81,7 @@ describe("the site under a sub-path", () => {
     // The header's Docs link opens the published docs, also under the prefix.
     const docs = await page.locator("#docs-link").evaluate((a) => a.href);
     expect(docs).toBe(`${base}docs/index.html`);
+    expect((await page.request.get(docs)).status()).toBe(200);
     await screenshot(page, "site-subpath-page");
     await page.close();
   });
