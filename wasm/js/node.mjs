@@ -67,7 +67,7 @@ export async function createNodeRuntime({
    * outside it) visible at the same absolute paths. The path is passed on as typed, so error
    * locations read the way the user wrote it (`kernels/x.py:9:13`).
    */
-  runtime.runFile = (hostPath, argv = []) => {
+  runtime.runFile = (hostPath, argv = [], opts = {}) => {
     const cwd = process.cwd();
     const scriptDir = realpathSync(dirname(isAbsolute(hostPath) ? hostPath : resolve(cwd, hostPath)));
     if (!statSync(scriptDir).isDirectory()) throw new Error(`not a directory: ${scriptDir}`);
@@ -75,7 +75,7 @@ export async function createNodeRuntime({
     const dirs = [cwd, scriptDir].sort((a, b) => a.length - b.length);
     for (const dir of dirs) mountHostDir(dir);
     runtime.pyodide.FS.chdir(cwd);
-    return runtime.runPyodideFile(hostPath, argv);
+    return runtime.runPyodideFile(hostPath, argv, opts);
   };
 
   return runtime;

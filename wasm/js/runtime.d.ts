@@ -108,6 +108,14 @@ export interface RunOptions {
   filename?: string;
   /** `sys.argv[1:]` for the script. */
   argv?: string[];
+  /**
+   * Called with each kernel's trace as soon as it is recorded, while the script goes on (the
+   * page shows the IR before a long simulation ends). Same shape as an entry of the final
+   * `traces`; a kernel traced again to the same IR is reported once. `simulated` is what was
+   * known then: the final `traces` are authoritative. An exception it throws is rethrown by
+   * the run once the script is over (the script does not see it).
+   */
+  onTrace?: (trace: KernelTrace) => void;
 }
 
 /** A nested JS array of numbers, e.g. `[[1, 2], [3, 4]]` (float32). */
@@ -190,12 +198,12 @@ export interface Runtime {
   simulate(source: string, inputs: SimulateInput[] | Record<string, SimulateInput>,
            options?: SimulateOptions): SimulateResult;
   /** Runs a file that is already in Pyodide's file system. */
-  runPyodideFile(path: string, argv?: string[]): RunResult;
+  runPyodideFile(path: string, argv?: string[], options?: Pick<RunOptions, "onTrace">): RunResult;
   /**
    * Runs a host file (Node only; throws in other environments). The cwd and the script's
    * folder are mounted at the same absolute paths and the path is passed on as typed.
    */
-  runFile(hostPath: string, argv?: string[]): RunResult;
+  runFile(hostPath: string, argv?: string[], options?: Pick<RunOptions, "onTrace">): RunResult;
 }
 
 export interface CreateRuntimeOptions {

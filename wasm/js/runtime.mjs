@@ -148,12 +148,13 @@ _nki_flush`);
      * also come back structured in `diagnostics`.
      * @returns {{exitCode: number, traces: object[], diagnostics: object[], simulations: object[]}}
      */
-    runSource(source, { filename = "kernel.py", argv = [] } = {}) {
+    runSource(source, { filename = "kernel.py", argv = [], onTrace } = {}) {
       takeRaw(); // drop what an earlier, interrupted run left behind
+      const stream = traceStream(onTrace);
       const exitCode = withArgv(argv, (pyArgv) =>
-        runner.run_source(String(source), String(filename), pyArgv),
+        runner.run_source(String(source), String(filename), pyArgv, stream.hook),
       );
-      return finish(exitCode);
+      return stream.rethrow(finish(exitCode));
     },
 
     /**
@@ -206,10 +207,11 @@ _nki_flush`);
      * Runs a file already present in Pyodide's file system (the Node wrapper replaces this
      * with one that mounts the host file system first).
      */
-    runPyodideFile(path, argv = []) {
+    runPyodideFile(path, argv = [], { onTrace } = {}) {
       takeRaw();
-      const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv));
-      return finish(exitCode);
+      const stream = traceStream(onTrace);
+      const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv, stream.hook));
+      return stream.rethrow(finish(exitCode));
     },
 
     runFile() {
@@ -236,6 +238,35 @@ export class NkiScriptError extends Error {
     this.stderr = stderr;
     this.traces = result.traces;
   }
+}
+
+/**
+ * The Python-side hook for a run's `onTrace` (none without one: Python then does no extra
+ * work). Python calls it with one trace entry's JSON text as the trace is finalized; the
+ * caller gets the same object shape as an entry of the final `traces` (irJson included).
+ * An exception thrown by `onTrace` must not surface inside the user's script (it would read as
+ * the script's own error at the kernel call), so it is kept and rethrown once the run is over.
+ */
+function traceStream(onTrace) {
+  // undefined, not null: Pyodide passes null as JsNull, undefined as None.
+  if (typeof onTrace !== "function") return { hook: undefined, rethrow: (result) => result };
+  let error = null;
+  return {
+    hook(text) {
+      if (error) return;
+      try {
+        const trace = JSON.parse(text);
+        trace.irJson = objectMemberText(text, "ir");
+        onTrace(trace);
+      } catch (err) {
+        error = { err };
+      }
+    },
+    rethrow(result) {
+      if (error) throw error.err;
+      return result;
+    },
+  };
 }
 
 function rawWriter(sink) {

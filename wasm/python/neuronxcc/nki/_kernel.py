@@ -16,6 +16,9 @@ from .typing import TensorType, is_mutable_annotation
 
 #: Traces completed since the last take (read by the CLI / page through _runner.take_traces).
 recorded = []
+#: Called with each new record as it is made, while a run streams its traces (set by _runner
+#: for the run; None: no work at all).
+on_record = None
 
 
 def clear_recorded():
@@ -30,7 +33,7 @@ class Trace:
     def __init__(self, handle):
         self._h = handle
         self.kernel_name = handle.name()
-        self._text = None
+        self._text = self._json = self._records_json = None
         self.simulated = False  # traced for a simulation (set by trace())
 
     def _handle(self):
@@ -51,14 +54,20 @@ class Trace:
 
     def to_json(self):
         """The IR as a JSON string (docs/ir-format.md)."""
-        return self._handle().to_json()
+        # Kept: a streamed trace is serialised once for the stream and again for the run's
+        # final list; the IR never changes after finalize.
+        if self._json is None:
+            self._json = self._handle().to_json()
+        return self._json
 
     def records(self):
         """The printer's line records: [{text, depth, op_id, region_id, loc}]."""
         return json.loads(self._handle().records_json())
 
     def records_json(self):
-        return self._handle().records_json()
+        if self._records_json is None:
+            self._records_json = self._handle().records_json()
+        return self._records_json
 
     @property
     def instruction_count(self):
@@ -175,6 +184,8 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
     record = Trace(handle.clone())
     record.simulated = simulated
     recorded.append(record)
+    if on_record is not None:
+        on_record(record)
     t = Trace(handle)
     t.inputs = [(n, bound.arguments[n]) for n in tensor_names]  # what a simulation reads
     return t

@@ -12,8 +12,9 @@ from ._numpy_compat import ensure_numpy, is_fallback
 from .compiler.backends.neuron.TraceContext import TraceContext
 
 
-def run_file(path, argv=()):
-    """Runs the script at ``path`` with ``sys.argv == [path, *argv]``; returns the exit code."""
+def run_file(path, argv=(), on_trace=None):
+    """Runs the script at ``path`` with ``sys.argv == [path, *argv]``; returns the exit code.
+    ``on_trace`` (optional, a JS function): see run_source."""
     try:
         with open(path, encoding="utf-8") as f:
             source = f.read()
@@ -21,14 +22,18 @@ def run_file(path, argv=()):
         sys.stderr.write(f"nki-playground: cannot read {path}: {e.strerror}\n")
         return 2
     folder = os.path.dirname(os.path.abspath(path))
-    return _run(source, path, list(argv), folder)
+    return _run(source, path, list(argv), folder, on_trace=on_trace)
 
 
-def run_source(source, filename="kernel.py", argv=()):
-    """Runs ``source`` as if it were the file ``filename`` (the browser path)."""
+def run_source(source, filename="kernel.py", argv=(), on_trace=None):
+    """Runs ``source`` as if it were the file ``filename`` (the browser path).
+
+    ``on_trace``, when given, is called with each new trace's JSON entry (the text of one
+    element of take_traces()' list) as soon as the kernel's trace is finalized, so the page can
+    show the IR while the script goes on (simulating, comparing). One call per new IR."""
     import linecache
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    return _run(source, filename, list(argv), None)
+    return _run(source, filename, list(argv), None, on_trace=on_trace)
 
 
 def simulate_source(source, filename, kernel, spec_json, blob, grid_json):
@@ -82,11 +87,31 @@ def _pick_kernel(module, name):
     return next(iter(kernels.values()))
 
 
-def _run(source, filename, argv, folder, after=None, module_name="__main__"):
+def _streamer(on_trace):
+    """The per-run record hook: reports a trace once per distinct IR text, take_traces' rule."""
+    seen = set()
+
+    def on_record(t):
+        text = t.text()
+        if text in seen:
+            return
+        seen.add(text)
+        on_trace(_entry_json(t, text, t.simulated))
+    return on_record
+
+
+def _entry_json(t, text, simulated):
+    return '{"kernel":%s,"text":%s,"records":%s,"ir":%s,"simulated":%s}' % (
+        json.dumps(t.kernel_name), json.dumps(text), t.records_json(), t.to_json(),
+        "true" if simulated else "false")
+
+
+def _run(source, filename, argv, folder, after=None, module_name="__main__", on_trace=None):
     np = ensure_numpy()  # scripts `import numpy` before neuronxcc: the real one, else the fallback
     _loc.forget(filename)
     _frontend.forget(filename)
     _kernel.clear_recorded()
+    _kernel.on_record = _streamer(on_trace) if on_trace is not None else None
     _results.clear()
     restore_warnings = _results.install_warning_hook()
     compare_hook = None
@@ -121,6 +146,7 @@ def _run(source, filename, argv, folder, after=None, module_name="__main__"):
         _results.error(e, rendered)
         return 1
     finally:
+        _kernel.on_record = None
         restore_warnings()
         if compare_hook is not None:
             compare_hook[0] = None
@@ -157,8 +183,6 @@ def take_traces():
             continue
         by_text[text] = entry = [t, t.simulated, text]
         kept.append(entry)
-    parts = ['{"kernel":%s,"text":%s,"records":%s,"ir":%s,"simulated":%s}' % (
-        json.dumps(t.kernel_name), json.dumps(text), t.records_json(), t.to_json(),
-        "true" if simulated else "false") for t, simulated, text in kept]
+    parts = [_entry_json(t, text, simulated) for t, simulated, text in kept]
     _kernel.clear_recorded()
     return "[" + ",".join(parts) + "]"

@@ -1,0 +1,133 @@
+// runSource({onTrace}): each kernel's trace reaches the caller as soon as it is finalized, while
+// the script goes on — real Pyodide and the real wasm core. The final `traces` are unchanged.
+import { beforeAll, beforeEach, describe, expect, test } from "vitest";
+
+import { createNodeRuntime } from "../../wasm/js/node.mjs";
+
+const HEAD = `import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.typing as nt
+
+@nki.jit
+def double(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    t = nl.load(a)
+    nl.store(out, value=nl.add(t, t))
+    return out
+
+@nki.jit
+def negate(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.negative(nl.load(a)))
+    return out
+`;
+
+let runtime;
+let out = "";
+
+beforeAll(async () => {
+  runtime = await createNodeRuntime({ stdout: (t) => (out += t), stderr: () => {} });
+});
+
+beforeEach(() => {
+  out = "";
+});
+
+/** Runs with an onTrace that notes what the script had printed when each trace arrived. */
+function streamed(src) {
+  const seen = [];
+  const result = runtime.runSource(src, {
+    filename: "s.py",
+    onTrace: (trace) => seen.push({ trace, stdoutThen: out }),
+  });
+  return { result, seen };
+}
+
+describe("onTrace", () => {
+  test("called when the trace is made, before the rest of the script runs", () => {
+    const { result, seen } = streamed(`${HEAD}
+print("before")
+nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+print("between")
+nki.trace_kernel(negate, nt.tensor[[128, 64], nl.float32])
+print("after")
+`);
+    expect(result.exitCode).toBe(0);
+    expect(seen.map((s) => s.trace.kernel)).toEqual(["double", "negate"]);
+    expect(seen[0].stdoutThen).toBe("before\n");
+    expect(seen[1].stdoutThen).toBe("before\nbetween\n");
+    expect(out).toBe("before\nbetween\nafter\n");
+  });
+
+  test("each streamed trace is the final entry: text, records, ir, irJson, simulated", () => {
+    const { result, seen } = streamed(`${HEAD}
+nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+x = np.arange(128 * 32, dtype=np.float32).reshape(128, 32)
+nki.simulate_kernel(negate, x)
+`);
+    expect(result.traces).toHaveLength(2);
+    expect(seen.map((s) => s.trace)).toEqual(result.traces);
+    expect(seen[0].trace.simulated).toBe(false);
+    expect(seen[1].trace.simulated).toBe(true);
+    expect(seen[1].trace.irJson).toBe(result.traces[1].irJson);
+    expect(JSON.parse(seen[1].trace.irJson)).toEqual(seen[1].trace.ir);
+  });
+
+  test("a kernel traced again to the same IR is reported once; a new shape is new", () => {
+    const { result, seen } = streamed(`${HEAD}
+for _ in range(3):
+    nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+nki.trace_kernel(double, nt.tensor[[128, 32], nl.float32])
+`);
+    expect(seen).toHaveLength(2);
+    expect(result.traces).toHaveLength(2);
+    expect(seen.map((s) => s.trace.text)).toEqual(result.traces.map((t) => t.text));
+    expect(seen[0].trace.text).not.toBe(seen[1].trace.text);
+  });
+
+  test("without onTrace the run returns the same traces", () => {
+    const src = `${HEAD}
+nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+`;
+    const plain = runtime.runSource(src, { filename: "s.py" });
+    const { result } = streamed(src);
+    expect(plain.exitCode).toBe(0);
+    expect(result.exitCode).toBe(0);
+    expect(plain.traces).toHaveLength(1);
+    expect(result.traces).toEqual(plain.traces);
+  });
+
+  test("a trace made before the script fails is streamed; the run still reports the error", () => {
+    const { result, seen } = streamed(`${HEAD}
+nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+raise ValueError("later")
+`);
+    expect(result.exitCode).toBe(1);
+    expect(seen.map((s) => s.trace.kernel)).toEqual(["double"]);
+    expect(result.traces.map((t) => t.kernel)).toEqual(["double"]);
+    expect(result.diagnostics[0].class).toBe("ValueError");
+  });
+
+  test("an exception in onTrace is not the script's: the script finishes, then it is thrown", () => {
+    const src = `${HEAD}
+nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+print("went on")
+`;
+    expect(() =>
+      runtime.runSource(src, {
+        filename: "s.py",
+        onTrace: () => {
+          throw new Error("listener broke");
+        },
+      }),
+    ).toThrow("listener broke");
+    expect(out).toBe("went on\n");
+    // The runtime is usable afterwards, and the old hook is gone.
+    const calls = [];
+    const r = runtime.runSource(src, { filename: "s.py", onTrace: (t) => calls.push(t.kernel) });
+    expect(r.exitCode).toBe(0);
+    expect(calls).toEqual(["double"]);
+  });
+});
