@@ -36,7 +36,7 @@ export function createWorkerClient({
 }) {
   let active = null;
   let spare = null;
-  let run = null; // {id, source, filename, resolve, startedAt, timer}
+  let run = null; // {id, source, filename, onTrace, resolve, startedAt, timer}
   let nextId = 1;
 
   function spawn() {
@@ -75,6 +75,7 @@ export function createWorkerClient({
     }
     if (slot !== active || !run || data.id !== run.id) return;
     if (data.type === "stdout" || data.type === "stderr") onOutput(data.type, data.text);
+    else if (data.type === "trace") run.onTrace?.(data.trace);
     else if (data.type === "done") {
       const { type, id, ...result } = data;
       finish({ kind: "done", result });
@@ -128,11 +129,16 @@ export function createWorkerClient({
   activate(spawn());
 
   return {
-    /** @returns {Promise<RunOutcome>} a second run while one is in flight is refused ("busy"). */
-    run(source, filename) {
+    /**
+     * @param {object} [opts]
+     * @param {(trace: object) => void} [opts.onTrace]  Each kernel's trace as soon as the worker
+     *   has it (before the outcome); the outcome's `traces` are authoritative.
+     * @returns {Promise<RunOutcome>} a second run while one is in flight is refused ("busy").
+     */
+    run(source, filename, { onTrace } = {}) {
       if (run) return Promise.resolve({ kind: "busy" });
       return new Promise((resolve) => {
-        run = { id: nextId++, source, filename, resolve, posted: false };
+        run = { id: nextId++, source, filename, onTrace, resolve, posted: false };
         // Before the runtime is ready the run waits; its time limit starts when it is posted.
         if (active.state === "ready") post();
       });

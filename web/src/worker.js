@@ -4,6 +4,8 @@
 //   page -> worker  {type: "run", id, source, filename}
 //   worker -> page  {type: "status", state: "downloading" | "starting" | "ready" | "error", message?}
 //                   {type: "stdout" | "stderr", id, text}        (id: the run writing, or null)
+//                   {type: "trace", id, trace}   (each kernel's trace as soon as it is made,
+//                                                 before "done"; done's traces are authoritative)
 //                   {type: "done", id, exitCode, traces, diagnostics, simulations}
 //                   {type: "failed", id, message}      (internal error, not a script error)
 //
@@ -56,7 +58,10 @@ self.onmessage = async ({ data }) => {
     const runtime = await runtimeReady;
     currentId = data.id;
     // Thin on purpose: everything the page shows comes from runSource's result object.
-    const result = runtime.runSource(data.source, { filename: data.filename });
+    // Each trace goes out as it is made, so the page shows the IR while the script is still
+    // simulating (nothing transferred: a trace is text and small arrays).
+    const onTrace = (trace) => self.postMessage({ type: "trace", id: data.id, trace });
+    const result = runtime.runSource(data.source, { filename: data.filename, onTrace });
     // Tensor data (Float32Array) moves instead of being copied.
     self.postMessage({ ...result, type: "done", id: data.id }, transferables(result.simulations));
   } catch (err) {
