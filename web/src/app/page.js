@@ -16,6 +16,15 @@ const $ = (id) => document.getElementById(id);
 const status = $("status");
 const notice = $("notice");
 
+/** Equal for the panes: same kernels with the same IR, in order. */
+function sameTraces(a, b) {
+  return (
+    a !== null &&
+    a.length === b.length &&
+    a.every((t, i) => t.kernel === b[i].kernel && t.irJson === b[i].irJson && t.text === b[i].text)
+  );
+}
+
 function showNotice(text) {
   notice.textContent = text;
   notice.hidden = !text;
@@ -122,8 +131,11 @@ export async function startPage(client) {
     editor.setProblems([], filename());
     runButton.disabled = true;
     stopButton.disabled = false;
-    setStatus("running", client.state === "ready" ? "running…" : "running (waiting for the runtime to load…)");
-    const outcome = await client.run(editor.text(), filename());
+    setStatus("running", client.state === "ready" ? "tracing…" : "running (waiting for the runtime to load…)");
+    views.markStale();
+    const stream = streamTraces();
+    const outcome = await client.run(editor.text(), filename(), { onTrace: stream.add });
+    stream.end();
     busy = false;
     runButton.disabled = false;
     stopButton.disabled = true;
@@ -132,7 +144,9 @@ export async function startPage(client) {
       case "done": {
         lastResult = outcome.result;
         const { exitCode, traces = [], diagnostics = [], simulations = [] } = outcome.result;
-        views.setResult({ traces, simulations });
+        // The final traces are authoritative; when they are what was streamed, the DOM stays.
+        if (!sameTraces(stream.shown(), traces)) views.showTraces(traces);
+        views.setSimulations(simulations);
       // The Simulation tab says when there is something to look at.
       $("sim-count").textContent = simulations.length ? String(simulations.length) : "";
         messages.setProblems(diagnostics);
@@ -149,6 +163,11 @@ export async function startPage(client) {
           `stopped after ${seconds} s: ${why}. A fresh Python runtime replaced the old one; your code is unchanged.`,
         );
         setStatus("stopped", `stopped after ${seconds} s`);
+        if (stream.shown()?.length) {
+          messages.note(
+            "the IR shown is what the script traced before it was stopped (no simulation results).",
+          );
+        }
         break;
       }
       case "crashed":
@@ -166,6 +185,43 @@ export async function startPage(client) {
     if (outcome.kind !== "done" && client.state !== "ready") {
       setStatus(status.dataset.state, `${status.textContent}; starting a fresh runtime…`);
     }
+  }
+
+  /**
+   * One run's streamed traces: shown at the next frame after they arrive (several arriving
+   * together draw once), so the IR is up while the script still simulates.
+   */
+  function streamTraces() {
+    const received = [];
+    let shown = null; // null: the panes still show the previous run's
+    let frame = 0;
+    let open = true;
+    const draw = () => {
+      frame = 0;
+      shown = received.slice();
+      views.showTraces(shown);
+      if (!open) return;
+      // A trace made to simulate comes just before its simulation runs.
+      const n = shown.length;
+      const last = shown[n - 1];
+      setStatus("running", last.simulated ? "simulating…" : `IR shown (${n} kernel${n > 1 ? "s" : ""}); still running…`);
+    };
+    return {
+      add(trace) {
+        if (!open) return;
+        received.push(trace);
+        if (!frame) frame = requestAnimationFrame(draw);
+      },
+      /** The run is over: draw what is pending now (the outcome is handled right after). */
+      end() {
+        open = false;
+        if (frame) {
+          cancelAnimationFrame(frame);
+          draw();
+        }
+      },
+      shown: () => shown,
+    };
   }
 
   runButton.addEventListener("click", run);

@@ -132,18 +132,43 @@ export function createViews({ editor }) {
     } else breadcrumb.replaceChildren(ol);
   }
 
+  /** The IR, region and link panes (not the simulation) show `traces`. */
+  function showTraces(traces) {
+    link = traces.length ? createLinkIndex(traces) : null;
+    irView.setTraces(traces, link); // the IR view reuses the index instead of building its own
+    regionView.setTraces(traces, link);
+    panels.ir.dataset.lines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
+    setStale(["ir", "regions"], false);
+    renderBreadcrumb(cursorLine);
+    showSourceLine(cursorLine);
+  }
+
+  /** A stale pane stays readable but dimmed: the previous run's, until the new one arrives. */
+  function setStale(names, stale) {
+    for (const name of names) {
+      if (stale) panels[name].dataset.stale = "true";
+      else delete panels[name].dataset.stale;
+    }
+  }
+
   return {
     /** A finished run: hand its traces and simulations to the panes. */
     setResult({ traces = [], simulations = [] }) {
-      link = traces.length ? createLinkIndex(traces) : null;
-      irView.setTraces(traces, link); // the IR view reuses the index instead of building its own
-      regionView.setTraces(traces, link);
+      showTraces(traces);
+      this.setSimulations(simulations);
+    },
+    /** Streamed traces (a run in flight) or a finished run's, when they differ from those shown. */
+    showTraces,
+    setSimulations(simulations) {
       simView.setSimulations(simulations);
-      panels.ir.dataset.lines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
-      renderBreadcrumb(cursorLine);
-      showSourceLine(cursorLine);
+      setStale(["sim"], false);
+    },
+    /** A run started: what is shown is the previous run's until its results replace it. */
+    markStale() {
+      setStale(["ir", "regions", "sim"], true);
     },
     clear() {
+      setStale(["ir", "regions", "sim"], false);
       link = null;
       irView.clear();
       regionView.clear();
