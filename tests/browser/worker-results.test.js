@@ -1,6 +1,6 @@
 // The built site's worker (build/site) in Chromium, driven through the worker protocol only (not
 // the page's UI): a run's `done` message carries diagnostics and simulations, tensor data arriving
-// as Float32Array (posted with transfer lists).
+// as Float32Array (posted with transfer lists), each trace posted as a `trace` message first.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,8 +70,12 @@ test("done carries diagnostics and simulations with Float32Array data", async ()
   await page.waitForFunction(() => window.__workerUrl, null, { timeout: 30_000 });
   const done = await page.evaluate(async (source) => {
     const worker = new Worker(window.__workerUrl, window.__workerOpts);
+    const streamed = []; // the `trace` messages, each with how many messages came before it
+    let count = 0;
     const message = await new Promise((resolve, reject) => {
       worker.onmessage = ({ data }) => {
+        count++;
+        if (data.type === "trace") streamed.push({ id: data.id, text: data.trace.text, irJson: data.trace.irJson, at: count });
         if (data.type === "status" && data.state === "ready") worker.postMessage({ type: "run", id: 7, source, filename: "w.py" });
         if (data.type === "status" && data.state === "error") reject(new Error(data.message));
         if (data.type === "done" || data.type === "failed") resolve(data);
@@ -80,6 +84,9 @@ test("done carries diagnostics and simulations with Float32Array data", async ()
     worker.terminate();
     const sim = message.simulations?.[0];
     return {
+      streamed: streamed.map((t) => ({ id: t.id, beforeDone: t.at < count })),
+      streamedEqualsDone: streamed.length === message.traces?.length &&
+        streamed.every((t, i) => t.text === message.traces[i].text && t.irJson === message.traces[i].irJson),
       type: message.type,
       id: message.id,
       exitCode: message.exitCode,
@@ -94,6 +101,9 @@ test("done carries diagnostics and simulations with Float32Array data", async ()
     };
   }, SCRIPT);
   expect(done).toMatchObject({ type: "done", id: 7, exitCode: 1, traces: 1, kernel: "inc", isF32: true, last: 4096 });
+  // Each trace is posted as it is made, before `done`, and is what `done` lists.
+  expect(done.streamed).toEqual([{ id: 7, beforeDone: true }]);
+  expect(done.streamedEqualsDone).toBe(true);
   expect(done.stats).toEqual([1, 4096, 2048.5]);
   expect(done.prints).toEqual([{ text: "x [[0. 1.]]", file: "w.py", line: 8, col: 5 }]);
   expect(done.comparison).toMatchObject({ label: "np.testing.assert_allclose(y, a + 2)", ok: false, max_abs_err: 1, line: 14 });
