@@ -186,6 +186,11 @@ try {
       const pair = (xs) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.9))}`;
       console.log(`| ${example} | ${pair(ir)} | ${pair(done)} | ${RUNS} | ${state} |`);
     }
+    console.log(
+      "\nRe-run: a blank line typed at the top of the editor, then Ctrl+Enter; timed in the page from " +
+        "that keydown to the frame that shows the new IR (streamed as soon as the kernel is traced) " +
+        "and to the end of the run (the example's simulation and NumPy check included).",
+    );
   });
 
   const bytes = pageBytes();
