@@ -243,21 +243,39 @@ describe("<nki-playground> on the demo page", () => {
     }
   });
 
-  test("Stop ends a run that never finishes; the next run works on a fresh worker", async () => {
+  test("a traced kernel's IR shows while the script still runs; Stop ends it and keeps that IR; the next run works on a fresh worker", async () => {
     const { context, page, log } = await openDemo();
     try {
       const el = embed(page, 0);
       expect(await runEmbed(page, 0)).toBe("done");
       await el.locator(".nkp-editor .cm-content").click();
       await page.keyboard.press("Control+A");
-      await page.keyboard.type("while True: pass\n");
+      // insertText: no auto-indent on the way in.
+      await page.keyboard.insertText(`import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.typing as nt
+
+@nki.jit
+def streamed(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.load(a))
+    return out
+
+nki.trace_kernel(streamed, nt.tensor[[128, 64], nl.float32])
+while True: pass
+`);
       await el.locator(".nkp-run").click();
-      await page.waitForFunction(() => document.querySelector("nki-playground").dataset.state === "running");
+      // The streamed trace is drawn while the loop still spins.
+      await page.waitForFunction(() => {
+        const host = document.querySelector("nki-playground");
+        return host.dataset.state === "running" && host.querySelector(".nkp-panel-ir").textContent.includes("kernel @streamed(");
+      }, null, { timeout: 30_000 });
       await el.locator(".nkp-stop").click();
       await page.waitForFunction(() => document.querySelector("nki-playground").dataset.runsDone === "2");
       expect(await el.getAttribute("data-state")).toBe("error");
       expect(await el.locator(".nkp-status").textContent()).toBe("stopped");
       expect(await el.locator(".nkp-stop").isHidden()).toBe(true);
+      expect(await el.locator(".nkp-panel-ir").textContent()).toContain("kernel @streamed(");
       // The editor kept the code; a fixed script runs on the replacement worker.
       await el.locator(".nkp-editor .cm-content").click();
       await page.keyboard.press("Control+A");

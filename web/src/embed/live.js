@@ -114,17 +114,22 @@ export async function mountLive(el, opts) {
     if (running && state !== "ready") setStatus(state === "error" ? "error" : "loading", STAGES[state] ?? state);
   });
 
-  function showResult(result) {
-    const { exitCode, traces = [], diagnostics = [], simulations = [] } = result;
+  /** The IR and region panes (and the linking) show `traces`: streamed ones, then the final. */
+  function showTraces(traces) {
     link = traces.length ? createLinkIndex(traces) : null;
     // The views reuse this index instead of building their own.
     views.ir?.setTraces(traces, link);
     views.regions?.setTraces(traces, link);
+    linking.sourceLine(editor.cursorLine());
+    el.dataset.irLines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
+  }
+
+  function showResult(result) {
+    const { exitCode, traces = [], diagnostics = [], simulations = [] } = result;
+    showTraces(traces);
     views.sim?.setSimulations(simulations);
     editor.setProblems(diagnostics, filename);
     // The rendered diagnostics are already in Output: the runtime wrote them to stderr.
-    linking.sourceLine(editor.cursorLine());
-    el.dataset.irLines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
     const errors = diagnostics.filter((d) => d.severity !== "warning");
     if (exitCode === 0) {
       setStatus("done", traces.length ? `traced ${traces.map((t) => t.kernel).join(", ")}` : "done (no kernel traced)");
@@ -152,7 +157,14 @@ export async function mountLive(el, opts) {
       setStatus("running", runtimeState === "ready" ? "running…" : STAGES[runtimeState] ?? "starting…");
       let outcome;
       try {
-        outcome = await runShared(el, editor.text(), filename, appendOutput);
+        // Each kernel's IR shows as soon as it is traced, while the example goes on simulating.
+        const streamed = [];
+        const onTrace = (trace) => {
+          streamed.push(trace);
+          showTraces(streamed.slice());
+          setStatus("running", `traced ${streamed.map((t) => t.kernel).join(", ")}; still running…`);
+        };
+        outcome = await runShared(el, editor.text(), filename, appendOutput, onTrace);
       } catch (err) {
         outcome = { kind: "failed", message: String(err?.message ?? err) };
       }

@@ -55,16 +55,17 @@ export function watchRuntimeStatus(listener) {
 }
 
 /**
- * Queues one run of `source` for `owner` (an element).
+ * Queues one run of `source` for `owner` (an element). `onTrace(trace)`: each kernel's trace
+ * as soon as it is made (the outcome's traces are authoritative).
  * @returns {Promise<import("../worker-client.js").RunOutcome>}
  */
-export function runShared(owner, source, filename, onOutput) {
+export function runShared(owner, source, filename, onOutput, onTrace) {
   const c = sharedClient();
   const outcome = queue.then(async () => {
     current = { owner, onOutput };
     runtimeStats.runs++;
     try {
-      return await c.run(source, filename);
+      return await c.run(source, filename, { onTrace });
     } finally {
       current = null;
     }
