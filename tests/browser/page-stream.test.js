@@ -113,8 +113,8 @@ describe("streamed IR", () => {
     expect(await page.textContent("#output")).toContain("the IR shown is what the script traced before it was stopped");
     await screenshot(page, "page-stream-stopped");
 
-    // The fresh runtime takes the next run.
-    await page.waitForFunction(() => document.querySelector("#status").dataset.state === "ready", null, {
+    // The fresh runtime (a warm spare, or one still booting) takes the next run.
+    await page.waitForFunction(() => window.nkiPlayground.client.state === "ready", null, {
       timeout: 90_000,
     });
     await setCode(page, kernel("fourth") + TRACE("fourth"));

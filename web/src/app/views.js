@@ -151,18 +151,20 @@ export function createViews({ editor }) {
     }
   }
 
+  function setSimulations(simulations) {
+    simView.setSimulations(simulations);
+    setStale(["sim"], false);
+  }
+
   return {
     /** A finished run: hand its traces and simulations to the panes. */
     setResult({ traces = [], simulations = [] }) {
       showTraces(traces);
-      this.setSimulations(simulations);
+      setSimulations(simulations);
     },
     /** Streamed traces (a run in flight) or a finished run's, when they differ from those shown. */
     showTraces,
-    setSimulations(simulations) {
-      simView.setSimulations(simulations);
-      setStale(["sim"], false);
-    },
+    setSimulations,
     /** A run started: what is shown is the previous run's until its results replace it. */
     markStale() {
       setStale(["ir", "regions", "sim"], true);
