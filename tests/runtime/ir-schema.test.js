@@ -3,6 +3,8 @@
 // snippets that reach every optional field, traced with real Pyodide and the real wasm core,
 // validate with no error; a mutation of each $def is rejected with a path to the broken value.
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 
 import { beforeAll, describe, expect, test } from "vitest";
 
@@ -152,6 +154,13 @@ const MUTATIONS = [
   { def: "predicate", what: "empty mask", pick: (o) => o.mask, mutate: (o) => (o.mask = []), at: (p) => `${p}/mask`, message: "at least 1 item" },
   { def: "predicate", what: "unknown comparison", pick: (o) => o.lhs && o.rhs, mutate: (o) => (o.op = "=<"), at: (p) => `${p}/op`, message: "must be one of" },
 ];
+
+test("the package exports the schema: nki-playground/ir.schema.json is this file, and it ships", () => {
+  const resolved = createRequire(import.meta.url).resolve("nki-playground/ir.schema.json");
+  expect(resolved).toBe(fileURLToPath(new URL("docs/ir.schema.json", root)));
+  const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+  expect(pkg.files).toContain("docs/ir.schema.json");
+});
 
 describe("the schema rejects broken documents with a useful path", () => {
   test("every $def has at least one mutation", () => {
