@@ -51,7 +51,7 @@ def k(a, counts):
     return None
 nki.trace_kernel(k, A, nt.tensor[[1, 1], nl.int32])
 `,
-  // masks; non-finite scalar operands and a non-finite attribute
+  // masks; non-finite scalar operands, a non-finite and a fractional attribute
   mask_nonfinite: `@nki.jit
 def k(a):
     i_p = nl.arange(128)[:, None]
@@ -60,6 +60,7 @@ def k(a):
     y = nl.add(x, float('inf'), mask=(i_p < 64) & (i_f >= 3))
     z = nisa.tensor_scalar(y, nl.maximum, -np.inf, op1=nl.minimum, operand1=float('nan'))
     w = nisa.activation(op=nl.exp, data=z, scale=float('-inf'))
+    h = nl.full((128, 512), 0.25, dtype=nl.float32)
     m = nl.full((128, 512), float('nan'), dtype=nl.float32)
     return None
 nki.trace_kernel(k, A)
@@ -76,13 +77,16 @@ def k(data, idx):
     return out
 nki.trace_kernel(k, nt.tensor[[128, 512], nl.float32], nt.tensor[[64], nl.int32])
 `,
-  // stage regions (with and without execution_order), no_reorder, a FunctionScope, a mutable parameter
+  // stage regions (with and without execution_order), no_reorder, a FunctionScope, a mutable parameter,
+  // integer and integer-list attributes
   stages: `def helper(t):
     return nl.add(t, 1.0)
 
 @nki.jit
 def k(a: nt.mutable_tensor):
     cg = TraceContext.global_ctx
+    sb = nl.ndarray((2, nl.par_dim(128), 64), nl.float32,
+                    buffer=ncc.sbuf.mod_alloc(base_addr=0, num_free_tiles=(2,)))
     with cg.stage_scope(1, 2):
         t = nl.load(a[0:128, :])
         nl.store(a[0:128, :], value=t)

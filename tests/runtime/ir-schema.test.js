@@ -1,6 +1,6 @@
 // docs/ir.schema.json against the printer's real output: every kernel in kernels/, the simulator
-// goldens' cases (tests/sim/trace_goldens.mjs's traces and the committed kernel.json files) and
-// snippets that reach every optional field, traced with real Pyodide and the real wasm core,
+// goldens' cases (tests/sim/trace_goldens.mjs's traces and the committed kernel.json files), the
+// docs' examples and snippets that reach every optional field, traced with real Pyodide and the real wasm core,
 // validate with no error; a mutation of each $def is rejected with a path to the broken value.
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 
 import { beforeAll, describe, expect, test } from "vitest";
 
+import { findExamples } from "../../cli/doc-examples.mjs";
 import { validate } from "../../wasm/js/json-schema.mjs";
 import { createNodeRuntime } from "../../wasm/js/node.mjs";
 import { SNIPPETS, SNIPPET_HEAD } from "./ir-schema-snippets.js";
@@ -19,7 +20,7 @@ const NON_FINITE = ["NaN", "Infinity", "-Infinity"];
 let runtime;
 let err = "";
 /** Documents by source: [{label, doc}] (doc = JSON.parse of the printer's own bytes). */
-const docs = { kernels: [], simCases: [], simCommitted: [], snippets: [] };
+const docs = { kernels: [], simCases: [], simCommitted: [], docExamples: [], snippets: [] };
 
 /** Runs a script file or source; returns its traces' parsed JSON, labelled. */
 function traced(label, run) {
@@ -45,6 +46,12 @@ beforeAll(async () => {
     const committed = `tests/sim/goldens/${c.name}/kernel.json`;
     docs.simCommitted.push({ label: committed, doc: JSON.parse(readFileSync(committed, "utf8")) });
   });
+  // The docs' NKI examples, run as `nki-playground check` runs them.
+  for (const md of readdirSync("docs").filter((f) => f.endsWith(".md")).sort()) {
+    for (const ex of findExamples(readFileSync(`docs/${md}`, "utf8"), "markdown")) {
+      docs.docExamples.push(...traced(`docs/${md}:${ex.line}`, () => runtime.runSource(ex.source, { filename: `docs/${md}` })));
+    }
+  }
   for (const [name, body] of Object.entries(SNIPPETS)) {
     docs.snippets.push(...traced(name, () => runtime.runSource(SNIPPET_HEAD + body, { filename: `${name}.py` })));
   }
@@ -86,7 +93,10 @@ function features(doc) {
     if (o.var) out.add(`var ${o.var}`);
     if (o.lhs) out.add(`compare ${o.op}`);
     if (o.role && "scalar" in o) nonFinite("scalar operand", o.scalar);
-    if (o.attrs) Object.values(o.attrs).forEach((v) => nonFinite("attr", v));
+    for (const v of Object.values(o.attrs ?? {})) {
+      if (NON_FINITE.includes(v)) out.add("non-finite attr");
+      else out.add(`attr ${Array.isArray(v) ? "list" : Number.isInteger(v) ? "integer" : typeof v}`);
+    }
   }
   return out;
 }
@@ -103,6 +113,11 @@ describe("docs/ir.schema.json holds for the printer's output", () => {
     expect(invalid(docs.simCommitted)).toEqual({});
   });
 
+  test("the docs' NKI examples (docs/*.md, as `nki-playground check` runs them)", () => {
+    expect(docs.docExamples.length).toBeGreaterThan(0);
+    expect(invalid(docs.docExamples)).toEqual({});
+  });
+
   test("snippets reaching every region kind, optional field, var kind and non-finite number", () => {
     expect(invalid(docs.snippets)).toEqual({});
     const seen = new Set(docs.snippets.flatMap(({ doc }) => [...features(doc)]));
@@ -114,6 +129,7 @@ describe("docs/ir.schema.json holds for the printer's output", () => {
       "compare <", "compare >", "compare >=", "compare !=",
       "mutable", "alias_of", "partition_dim", "constant",
       "non-finite constant", "non-finite condition rhs", "non-finite scalar operand", "non-finite attr",
+      "attr integer", "attr number", "attr string", "attr list",
     ];
     expect(wanted.filter((f) => !seen.has(f))).toEqual([]);
   });
