@@ -1,7 +1,7 @@
 // docs/ir.schema.json against the printer's real output: every kernel in kernels/, the simulator
 // goldens' cases (tests/sim/trace_goldens.mjs's traces and the committed kernel.json files), the
-// docs' examples and snippets that reach every optional field, traced with real Pyodide and the real wasm core,
-// validate with no error; a mutation of each $def is rejected with a path to the broken value.
+// docs' examples and snippets that reach every optional field — traced with real Pyodide and the
+// real wasm core — validate with no error; a mutation of each $def is rejected at its path.
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
