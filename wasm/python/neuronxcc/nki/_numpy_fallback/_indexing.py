@@ -1,14 +1,12 @@
 """Basic indexing: ints, slices, ``None`` (newaxis) and ``...`` make a strided view.
 
-Advanced indexing (integer arrays, lists, boolean masks) is not supported and raises
-IndexError rather than guessing.
+Advanced indexing (integer arrays, lists, boolean masks) is ``_advanced``'s.
 """
 from . import _dtypes
 from ._errors import out_of_bounds
 
-_ADVANCED = ("nki-playground's trace-time numpy fallback supports only integers, slices (`:`), "
-             "ellipsis (`...`) and numpy.newaxis (`None`) as indices; integer-array and "
-             "boolean-mask indexing are not available")
+_ADVANCED = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+             "integer or boolean arrays are valid indices")
 
 
 def _as_int(item):
@@ -22,6 +20,8 @@ def _as_int(item):
     index = getattr(item, "__index__", None)
     if index is not None and not isinstance(item, float) and not hasattr(item, "_store"):
         return index()
+    if hasattr(item, "_store") and item.ndim == 0 and item.dtype.kind in "iu":
+        return item.item()  # a 0-d integer array indexes like an integer
     return None
 
 
@@ -71,11 +71,19 @@ def resolve(arr, key):
     return all_ints, offset, tuple(shape), tuple(strides)
 
 
+def is_advanced(key):
+    from ._advanced import is_advanced as advanced
+    return advanced(key)
+
+
 def setitem(arr, key, value):
     """``arr[key] = value``: the value is broadcast to the selection and cast to arr's dtype
     (float → int truncates, a Python int out of range raises OverflowError, as in NumPy ≥ 2)."""
     from ._creation import asarray
     from ._ndarray import make_view
+    if is_advanced(key):
+        from . import _advanced
+        return _advanced.setitem(arr, key, value)
     _, offset, shape, strides = resolve(arr, key)
     view = make_view(arr._store, offset, shape, strides)
     if isinstance(value, int) and not isinstance(value, bool) and arr.dtype.kind in "iu":

@@ -213,11 +213,13 @@ class ndarray:
     # ---- shape manipulation ------------------------------------------------------------------
 
     def reshape(self, *shape, order="C"):
-        if order != "C":
-            raise NotImplementedError("reshape(order=...) other than 'C' is not supported by "
-                                      "nki-playground's trace-time numpy fallback")
         if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
             shape = shape[0]
+        if order == "F":  # reversed axes, a C reshape, reversed back
+            return self.T.reshape(tuple(reversed([int(s) for s in shape]))).T
+        if order not in ("C", "A"):
+            raise NotImplementedError(f"not supported by nki-playground's numpy stand-in: "
+                                      f"reshape(order={order!r})")
         dims = [int(s) for s in shape]
         if dims.count(-1) > 1:
             raise ValueError("can only specify one unknown dimension")
@@ -235,10 +237,10 @@ class ndarray:
         return self.copy().reshape(new)
 
     def flatten(self, order="C"):
-        return self.copy().reshape(-1)
+        return (self.T if order == "F" else self).copy().reshape(-1)
 
     def ravel(self, order="C"):
-        return self.reshape(-1)
+        return self.reshape(-1, order=order)
 
     def transpose(self, *axes):
         if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
@@ -295,6 +297,9 @@ class ndarray:
     # ---- Python protocols --------------------------------------------------------------------
 
     def __getitem__(self, key):
+        if _indexing.is_advanced(key):
+            from . import _advanced
+            return _advanced.getitem(self, key)
         is_element, offset, shape, strides = _indexing.resolve(self, key)
         if is_element:
             from ._scalars import wrap
