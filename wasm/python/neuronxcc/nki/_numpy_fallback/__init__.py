@@ -12,7 +12,8 @@ What it covers, mirroring NumPy ≥ 2 where NumPy versions differ:
     ``np.max.__name__ == 'max'`` and ``np.amax.__name__ == 'amax'`` (NumPy 1.x named both
     'amax'); ``floor``/``ceil``/``trunc`` keep integer dtypes (NumPy ≥ 2.1);
   * a small ``ndarray`` (strided views over one storage class, ``_storage.py``) with the usual
-    constructors, basic indexing, broadcasting arithmetic and reductions with ``axis``.
+    constructors, basic and advanced indexing, broadcasting arithmetic and reductions with
+    ``axis``; joining, sorting, scans, ``einsum`` and the other helpers NKI's doc tests use.
 
 Host arrays of 1024 elements or more keep their bytes in the C++ core, which runs their
 ufuncs, reductions, matmul and casts (``_core_storage``); ``np.random`` draws NumPy's seeded
@@ -22,17 +23,38 @@ Anything else raises ``AttributeError: numpy.<name> is not available in nki-play
 trace-time numpy fallback (...)`` instead of answering wrongly; ``numpy.linalg`` & co. exist only
 to raise it. Known differences: float scalar types subclass ``float`` and integer scalar types
 ``int``; float sums are exact-then-rounded; ``empty`` gives zeros; no complex, string or object
-dtypes; no advanced indexing.
+dtypes.
 """
 import math
 import sys
 
-from . import (_creation, _dtypes, _functions, _io, _limits, _matmul, _random, _reductions,
-               _scalars, _testing, _ufuncs)
+from . import (_creation, _dtypes, _einsum, _functions, _io, _lanes, _limits, _matmul, _random,
+               _reductions, _scalars, _shapes, _testing, _ufuncs)
 from ._ndarray import ndarray
 from ._unsupported import PartialModule, STUB_SUBMODULES, stub_submodule
 
 __version__ = "0.0+nki-playground-fallback"
+
+
+def _install_methods():
+    """Array methods that are thin calls of module functions (kept out of ``_ndarray``)."""
+    def method(fn, first=None):
+        def m(self, *args, **kwargs):
+            return fn(self, *args, **kwargs)
+        m.__name__ = first or fn.__name__
+        return m
+    for name in ("argmax", "argmin", "argsort", "cumsum", "cumprod", "var", "std", "clip",
+                 "take", "nonzero", "swapaxes"):
+        fn = getattr(_lanes, name, None) or getattr(_shapes, name)
+        setattr(ndarray, name, method(fn))
+    ndarray.repeat = method(_functions.repeat)
+
+    def sort(self, axis=-1, kind=None, order=None, stable=None):
+        self[...] = _lanes.sort(self, axis)  # in place, as ndarray.sort is
+    ndarray.sort = sort
+
+
+_install_methods()
 
 _SCALAR_TYPES = ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                  "uint64", "float16", "float32", "float64", "generic", "number", "integer",
@@ -63,6 +85,9 @@ def namespace():
     ns.update({name: getattr(_functions, name) for name in _FUNCTIONS})
     ns.update({name: getattr(_io, name) for name in ("frombuffer", "load", "save")})
     ns.update(matmul=_matmul.matmul, dot=_matmul.dot, repeat=_functions.repeat)
+    ns.update({name: getattr(_shapes, name) for name in _shapes.NAMES})
+    ns.update({name: getattr(_lanes, name) for name in _lanes.NAMES})
+    ns.update(einsum=_einsum.einsum, row_stack=_shapes.vstack)
     ns.update(pi=math.pi, e=math.e, inf=math.inf, nan=math.nan, newaxis=None,
               euler_gamma=0.5772156649015329)
     return ns

@@ -71,9 +71,11 @@ def copy(a, order="K"):
 
 def where(condition, x=None, y=None):
     """Elements of ``x`` where ``condition`` holds, else of ``y`` (the 3-argument form)."""
+    if x is None and y is None:
+        from ._advanced import nonzero
+        return nonzero(condition)
     if x is None or y is None:
-        raise NotImplementedError("numpy.where with one argument (nonzero) is not available "
-                                  "in nki-playground's trace-time numpy fallback")
+        raise ValueError("either both or neither of x and y should be given")
     ops = [_apply._operand(v, "where") for v in (condition, x, y)]
     dt = _apply.promote(ops[1:])
     shp = broadcast_shapes(*(op.shape for op in ops))
