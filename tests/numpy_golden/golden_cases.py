@@ -355,6 +355,8 @@ def _cases():
 
 
 CASES = _cases()
+from golden_cases_more import SETUP_MORE, more_cases  # noqa: E402 - the second half of the cases
+CASES += more_cases()
 
 _OVERFLOW = {"t": "error", "type": "OverflowError"}
 
@@ -397,6 +399,7 @@ NUMPY2 = {
     "np.arange(-5, 0, 1, dtype=np.uint8)": _OVERFLOW,
     "setitem(u8, 0, 256)": _OVERFLOW,
     "setitem(u8, 0, -1)": _OVERFLOW,
+    "setitem(u8, [0, 1], 300)": _OVERFLOW,
     # Scalar repr names the type.
     "repr(np.float32(1.5))": {"t": "py", "type": "str", "value": "np.float32(1.5)"},
     "repr(np.int8(-3))": {"t": "py", "type": "str", "value": "np.int8(-3)"},
@@ -467,4 +470,5 @@ def _error_name(e):
 def make_env(np):
     env = {"np": np}
     exec(SETUP, env)
+    exec(SETUP_MORE, env)
     return env

@@ -77,7 +77,9 @@ beforeAll(async () => {
   });
   const FS = runtime.pyodide.FS;
   FS.mkdirTree("/tmp/numpy_golden");
-  FS.writeFile("/tmp/numpy_golden/golden_cases.py", readFileSync(`${GOLDEN_DIR}golden_cases.py`, "utf8"));
+  for (const name of ["golden_cases.py", "golden_cases_more.py"]) {
+    FS.writeFile(`/tmp/numpy_golden/${name}`, readFileSync(`${GOLDEN_DIR}${name}`, "utf8"));
+  }
   FS.writeFile("/tmp/numpy_golden/cases.json", JSON.stringify(GOLDENS.cases.map((c) => c.expr)));
   results = JSON.parse(
     py(
@@ -149,7 +151,7 @@ describe("what the fallback does not cover raises a clear error", () => {
     const [kind, msg] = raised("import numpy.random\nimport numpy as np\nnp.random.shuffle([3])");
     expect(kind).toBe("AttributeError");
     expect(msg).toBe(
-      `numpy.random.shuffle ${NOT_AVAILABLE}seed, random_sample, random, rand, standard_normal, randn, uniform, normal`,
+      `numpy.random.shuffle ${NOT_AVAILABLE}seed, random_sample, random, rand, standard_normal, randn, uniform, normal, randint`,
     );
     expect(raised("import numpy as np\nnp.linalg.norm")[1]).toContain(`numpy.linalg.norm ${NOT_AVAILABLE}`);
   });
@@ -164,10 +166,50 @@ describe("what the fallback does not cover raises a clear error", () => {
     expect(msg).toContain("numpy.add.accumulate is not available in nki-playground's trace-time numpy fallback");
   });
 
-  test("advanced indexing raises IndexError instead of guessing", () => {
-    const [kind, msg] = raised("import numpy as np\nnp.arange(4)[[0, 1]]");
+  test("an index NumPy refuses raises NumPy's IndexError; a 0-d boolean index is named unsupported", () => {
+    const [kind, msg] = raised("import numpy as np\nnp.arange(4)[1.5]");
     expect(kind).toBe("IndexError");
-    expect(msg).toContain("integer-array and boolean-mask indexing are not available");
+    expect(msg).toContain("integer or boolean arrays are valid indices");
+    expect(raised("import numpy as np\nnp.arange(4)[np.array(True)]")).toEqual([
+      "IndexError",
+      "not supported by nki-playground's numpy stand-in: a 0-d boolean index",
+    ]);
+  });
+
+  test("what the new helpers leave out raises 'not supported by nki-playground's numpy stand-in: <name>'", () => {
+    const STAND_IN = "not supported by nki-playground's numpy stand-in: ";
+    for (const [code, name] of [
+      ["np.einsum('ii->i', np.eye(2))", "numpy.einsum with a repeated label in one term ('ii')"],
+      ["np.einsum('...i->i', np.eye(2))", "numpy.einsum with '...'"],
+      ["np.einsum(np.eye(2), [0, 1])", "numpy.einsum with operand/sublist arguments"],
+      ["np.random.randint([0, 1], 5)", "numpy.random.randint with array bounds"],
+      ["np.take(np.arange(3), [5], mode='clip')", "take(mode='clip')"],
+      ["np.arange(4).reshape(2, 2).reshape(4, order='K')", "reshape(order='K')"],
+    ]) {
+      const [kind, msg] = raised(`import numpy as np\n${code}`);
+      expect(kind).toBe("NotImplementedError");
+      expect(msg).toBe(`${STAND_IN}${name}`);
+    }
+  });
+
+  test("large arrays stay in the core through the new helpers (no per-element Python copies)", () => {
+    const kinds = py(
+      `
+import numpy as np
+np.random.seed(0)
+_big = np.random.random_sample((128, 512)).astype(np.float32)
+_idx = 2 * np.arange(64, dtype=np.int32)
+_t = _big.copy()
+_t[_idx] = _big[:64]
+_outs = [np.random.random_sample(3000), _big[_idx], _big[:, _idx], np.take(_big, _idx, axis=1), _t,
+         np.tile(_big, (2, 1)), np.concatenate([_big, _big]), np.expand_dims(_big, 0), np.diff(_big),
+         np.clip(_big, 0.2, 0.8), np.var(_big, axis=0, keepdims=True).repeat(2, axis=0),
+         np.einsum('ij,kj->ik', _big, _big), _big.reshape(512, 128, order='F'),
+         np.cumsum(_big, axis=0)]
+`,
+      "[type(o._store).__name__ for o in _outs]",
+    );
+    expect(kinds).toEqual(Array(14).fill("CoreStorage"));
   });
 
   test("string and out-of-range elements are refused", () => {
