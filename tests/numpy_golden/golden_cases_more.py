@@ -26,7 +26,10 @@ def more_cases():
               "m3[m3[:, :, 0] > 4]", "a[[True, False]]", "m3[[]]", "m3[[5]]",
               "m3[np.array([1.0])]", "a[np.array(1)]", "a[[0, 0, 1], 1:]", "f[f > 1]",
               "big[[0, 5, 31]].sum(axis=1)", "big[:, [1, 63]]", "big[big > 15].shape",
-              "big[big > 15][:10]", "bigi[np.arange(0, 64, 2)][:, :3]", "bigi[[3, -1], [5, 7]]"):
+              "big[big > 15][:10]", "bigi[np.arange(0, 64, 2)][:, :3]", "bigi[[3, -1], [5, 7]]",
+              "a[[True, False, True]]", "a[:, [True, False]]", "m3[..., [True, False, True, True]]",
+              "m3[1, [True, False, True]]", "a[[1.5]]", "a[[0], 1.5]", "m3[m3[0] > 3]",
+              "m3[[0, 1], ..., np.array([[1], [2]])]"):
         add(e)
     # advanced indexing: set
     for e in ("setitem(m3, ([0, 1], [2, 0]), -5)", "setitem(m3, m3 > 20, 0)",

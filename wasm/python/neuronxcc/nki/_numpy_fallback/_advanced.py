@@ -58,6 +58,7 @@ def _normalize(arr, key):
     """(items, adjacent): the key with lists as arrays, masks as their nonzero arrays, integers
     among index arrays as 0-d arrays, and the ellipsis expanded."""
     from ._creation import asarray
+    from ._indexing import _ADVANCED, _as_int
     from ._ndarray import ndarray
     items = list(key) if isinstance(key, tuple) else [key]
     out = []
@@ -67,11 +68,11 @@ def _normalize(arr, key):
             if k.size == 0:
                 k = k.astype(D.INT64)
         if isinstance(k, ndarray):
-            if k.dtype.kind == "b":  # a mask: its coordinates, one index array per axis
+            if k.dtype.kind == "b":
                 if k.ndim == 0:
                     raise IndexError("not supported by nki-playground's numpy stand-in: a 0-d "
                                      "boolean index")
-                out.extend(("adv", c) for c in nonzero(k))
+                out.append(("mask", k))
                 continue
             if k.dtype.kind not in "iu":
                 raise IndexError("arrays used as indices must be of integer (or boolean) type")
@@ -79,8 +80,15 @@ def _normalize(arr, key):
         elif k is None or k is Ellipsis or isinstance(k, slice):
             out.append(("basic", k))
         else:
-            out.append(("int", k))
-    used = sum(1 for kind, k in out if kind != "basic" or isinstance(k, slice))
+            i = _as_int(k)
+            if i is None:
+                raise IndexError(_ADVANCED)
+            out.append(("adv", asarray(i, dtype=D.INT64)))
+
+    def dims(entry):
+        kind, k = entry
+        return k.ndim if kind == "mask" else int(kind == "adv" or isinstance(k, slice))
+    used = sum(dims(e) for e in out)
     if sum(1 for kind, k in out if k is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if used > arr.ndim:
@@ -90,12 +98,21 @@ def _normalize(arr, key):
         if k is Ellipsis:
             out[i:i + 1] = [("basic", slice(None))] * (arr.ndim - used)
             break
-    out += [("basic", slice(None))] * (arr.ndim - sum(
-        1 for kind, k in out if kind != "basic" or isinstance(k, slice)))
-    out = [("adv", asarray(int(k.__index__()), dtype=D.INT64)) if kind == "int" else (kind, k)
-           for kind, k in out]
-    adv = [i for i, (kind, _) in enumerate(out) if kind == "adv"]
-    return out, adv == list(range(adv[0], adv[-1] + 1))
+    out += [("basic", slice(None))] * (arr.ndim - sum(dims(e) for e in out))
+    expanded, axis = [], 0
+    for kind, k in out:
+        if kind == "mask":  # a mask stands for its coordinates, one index array per axis
+            for d, n in enumerate(k.shape):
+                if n != arr.shape[axis + d]:
+                    raise IndexError(f"boolean index did not match indexed array along axis "
+                                     f"{axis + d}; size of axis is {arr.shape[axis + d]} but "
+                                     f"size of corresponding boolean axis is {n}")
+            expanded.extend(("adv", c) for c in nonzero(k))
+        else:
+            expanded.append((kind, k))
+        axis += dims((kind, k))
+    adv = [i for i, (kind, _) in enumerate(expanded) if kind == "adv"]
+    return expanded, adv == list(range(adv[0], adv[-1] + 1))
 
 
 def _plan(arr, key):
