@@ -176,7 +176,11 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
     """Standard deviation: the square root of ``var``."""
-    return U["sqrt"](var(a, axis, dtype, out, ddof, keepdims, where))
+    root = U["sqrt"](var(a, axis, dtype, None, ddof, keepdims, where))
+    if out is not None:
+        out._assign(asarray(root))
+        return out
+    return root
 
 
 def take(a, indices, axis=None, out=None, mode="raise"):
