@@ -60,6 +60,12 @@ def more_cases():
               "np.random.seed(6) or np.random.random_sample(3000)[-3:]",
               "(np.random.seed(7), np.random.random_sample(1500), np.random.randint(0, 1000, size=4))[2]",
               "(np.random.seed(8), np.random.randn(3), np.random.randint(9, size=2))[2]",
+              # the two engines in step: odd positions (Python's bulk path), skips, catch-ups
+              "(np.random.seed(9), np.random.randint(0, 2**32, size=3, dtype=np.uint32), np.random.random_sample(1500)[-2:], np.random.random_sample(3))[2:]",
+              "(np.random.seed(10), np.random.random_sample(2000), np.random.randn(3), np.random.random_sample(1100)[:3])[2:]",
+              "(np.random.seed(11), np.random.randint(0, 2**32, size=1, dtype=np.uint32), np.random.rand(2), np.random.randint(0, 2**32, size=1, dtype=np.uint32), np.random.random_sample(1200)[:2])[4]",
+              "(np.random.seed(12), np.random.randint(0, 2**32, size=1, dtype=np.uint32), np.random.random_sample())[2]",
+              "(np.random.seed(13), np.random.rand(1), np.random.seed(13), np.random.rand(1))[3]",
               "np.random.randint(5, 5)", "np.random.randint(0, 300, dtype=np.uint8)",
               "np.random.randint(0, 3, dtype=np.float32)"):
         add(e)

@@ -1,16 +1,17 @@
 """``numpy.random`` (the legacy global RandomState): ``seed``, ``rand``, ``random_sample``,
 ``random``, ``randn``, ``standard_normal``, ``uniform``, ``normal``, ``randint``.
 
-A seed gives NumPy's sequence. The generator is MT19937 — the same engine as Python's
-``random.Random`` — so the state lives in one ``random.Random`` whose key is set the way NumPy
-seeds (``init_genrand``); ``random()`` there is NumPy's 53-bit double, ``getrandbits(32)`` its
-raw 32-bit output. Keeping the state here (not in the core's generator) is what lets
-``randint``, which consumes raw 32/64-bit outputs, continue the stream ``rand`` draws from.
-
-Large uniform draws take the raw bits in bulk (``getrandbits``) and turn them into doubles with
-whole-array ufuncs (in the core for ≥ 1024 elements). Normal draws (the legacy polar method,
-which rejects pairs) and ``randint``'s masked rejection are per-element Python loops: the core
-has no operation for them over a state held here (documented slower path).
+A seed gives NumPy's sequence: one MT19937 stream, drawn from by two engines that stay in step.
+Python's ``random.Random`` is MT19937 too; its key is set the way NumPy seeds
+(``init_genrand``), its ``random()`` is NumPy's 53-bit double and ``getrandbits(32)`` the raw
+32-bit output — what ``randint`` (masked rejection on raw outputs) and the normal draws (the
+legacy polar method) need; they loop in Python (documented slower path: the core has no
+operation for them). Uniform doubles come from the core's generator (``host_random.cpp``, the
+same algorithm) at core speed: ``_STREAM`` counts the 32-bit outputs consumed since the seed,
+and whichever engine draws next is first brought to that position (the core by reseeding and
+drawing doubles to skip, Python by discarding raw bits), so the draws interleave exactly as
+NumPy's. When the core cannot get there (an odd position: it skips two outputs per double) the
+doubles are made from Python's raw bits with whole-array ufuncs instead.
 """
 import operator
 import random as _py_random
@@ -23,6 +24,47 @@ _MT = _py_random.Random()
 _GAUSS = []
 #: Doubles per bulk chunk (8 bytes of raw bits each).
 _CHUNK = 1 << 20
+#: Outputs consumed since the seed ("at"), and where each engine stands: "py" for ``_MT``,
+#: "core" for the core's generator (None: not seeded with "seed" yet).
+_STREAM = {"seed": 5489, "at": 0, "py": 0, "core": None}
+
+
+def _python_ready():
+    """Brings ``_MT`` to the stream position (discarding what the core drew meanwhile)."""
+    lag = _STREAM["at"] - _STREAM["py"]
+    while lag:
+        k = min(lag, 1 << 22)
+        _MT.getrandbits(32 * k)
+        lag -= k
+    _STREAM["py"] = _STREAM["at"]
+
+
+def _python_used(outputs):
+    _STREAM["py"] += outputs
+    _STREAM["at"] += outputs
+
+
+def _core_doubles(n):
+    """``n`` doubles drawn by the core at the stream position, or None when it cannot get
+    there (no core; an odd position)."""
+    from . import _core_storage as C
+    if not C.available():
+        return None
+    at, core = _STREAM["at"], _STREAM["core"]
+    if core is None or core > at:
+        C.request({"op": "seed", "seed": _STREAM["seed"]})
+        core = 0
+    if (at - core) % 2:
+        return None
+    skip = (at - core) // 2
+    while skip:
+        k = min(skip, _CHUNK)
+        C.request({"op": "free", "id": C.request({"op": "random", "kind": "uniform",
+                                                   "n": k})["id"]})
+        skip -= k
+    arr = C.wrap(D.FLOAT64, C.request({"op": "random", "kind": "uniform", "n": n})["id"], (n,))
+    _STREAM["core"] = _STREAM["at"] = at + 2 * n
+    return arr
 
 
 def seed(seed=None):
@@ -34,12 +76,13 @@ def seed(seed=None):
         if C.available():  # the core raises it with its diagnostic code (seed-out-of-range)
             C.request({"op": "seed", "seed": s})
         raise user_error(ValueError("Seed must be between 0 and 2**32 - 1"))
-    key = [0] * 624
+    key, s0 = [0] * 624, s
     for i in range(624):
         key[i] = s
         s = (1812433253 * (s ^ (s >> 30)) + i + 1) & 0xFFFFFFFF
     _MT.setstate((3, tuple(key) + (624,), None))
     _GAUSS.clear()
+    _STREAM.update(seed=s0, at=0, py=0, core=None)
 
 
 seed(None)
@@ -63,31 +106,42 @@ def _count(shape):
 def _uniform_array(shape):
     from ._ndarray import from_values
     n = _count(shape)
+    drawn = _core_doubles(n) if n else None
+    if drawn is not None:
+        return drawn.reshape(shape)
+    _python_ready()
     if n < 1024:
         r = _MT.random
-        return from_values([r() for _ in range(n)], shape, D.FLOAT64)
+        values = [r() for _ in range(n)]
+        _python_used(2 * n)
+        return from_values(values, shape, D.FLOAT64)
     from ._creation import zeros
     out = zeros(n, dtype=D.FLOAT64)
     for start in range(0, n, _CHUNK):
         m = min(_CHUNK, n - start)
         out[start:start + m] = _bits_to_doubles(_MT.getrandbits(64 * m), m)
+    _python_used(2 * n)
     return out.reshape(shape)
 
 
 def _bits_to_doubles(bits, m):
     """``m`` NumPy doubles from ``2m`` raw outputs packed first-output-lowest in ``bits``:
-    ``((w0 >> 5) * 2**26 + (w1 >> 6)) / 2**53`` as whole-array ufuncs."""
+    ``((w0 >> 5) * 2**26 + (w1 >> 6)) / 2**53`` as whole-array ufuncs (the shifts as exact
+    power-of-two scales and ``floor``: the core has no integer ``right_shift``)."""
     from ._io import frombuffer
-    words = frombuffer(bits.to_bytes(8 * m, "little"), dtype=D.UINT32)
-    hi = (words[0::2] >> 5).astype(D.FLOAT64)
-    lo = (words[1::2] >> 6).astype(D.FLOAT64)
+    from ._ufuncs import UFUNCS as U
+    words = frombuffer(bits.to_bytes(8 * m, "little"), dtype=D.UINT32).astype(D.FLOAT64)
+    hi = U["floor"](words[0::2] * 0.03125)  # exact: a power-of-two scale, then floor
+    lo = U["floor"](words[1::2] * 0.015625)
     return (hi * 67108864.0 + lo) / 9007199254740992.0
 
 
 def random_sample(size=None):
     """Floats uniformly drawn from [0, 1): a Python float when ``size`` is None."""
     shape = _shape(size)
-    return _MT.random() if shape is None else _uniform_array(shape)
+    if shape is None:
+        return _uniform_array((1,))._values()[0]
+    return _uniform_array(shape)
 
 
 random = random_sample
@@ -105,6 +159,7 @@ def _gauss():
     while True:
         x1 = 2.0 * r() - 1.0
         x2 = 2.0 * r() - 1.0
+        _python_used(4)
         r2 = x1 * x1 + x2 * x2
         if 0.0 < r2 < 1.0:
             break
@@ -118,6 +173,7 @@ def standard_normal(size=None):
     """Draws from the standard normal distribution."""
     from ._ndarray import from_values
     shape = _shape(size)
+    _python_ready()
     if shape is None:
         return _gauss()
     return from_values([_gauss() for _ in range(_count(shape))], shape, D.FLOAT64)
@@ -156,10 +212,13 @@ _BUF = [0, 0]  # [bits, count left] of the 8/16-bit draw buffer; reset by each r
 def _next(width):
     if width == 64:
         hi = _MT.getrandbits(32)
+        _python_used(2)
         return (hi << 32) | _MT.getrandbits(32)
     if width == 32:
+        _python_used(1)
         return _MT.getrandbits(32)
     if _BUF[1] == 0:
+        _python_used(1)
         _BUF[0], _BUF[1] = _MT.getrandbits(32), 32 // width - 1
     else:
         _BUF[0] >>= width
@@ -174,6 +233,7 @@ def _bool_draws(off, rng, n):
             out.append(off)
             continue
         if _BUF[1] == 0:
+            _python_used(1)
             _BUF[0], _BUF[1] = _MT.getrandbits(32), 31
         else:
             _BUF[0] >>= 1
@@ -209,6 +269,7 @@ def randint(low, high=None, size=None, dtype=int):
     n = 1 if shape is None else _count(shape)
     rng = high - low
     _BUF[0] = _BUF[1] = 0
+    _python_ready()
     if dt.kind == "b":
         vals = [bool(v) for v in _bool_draws(low, rng, n)]
     else:
