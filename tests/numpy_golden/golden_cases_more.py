@@ -101,6 +101,8 @@ def more_cases():
               "np.cumsum(f, axis=1)", "np.cumsum(h)", "np.cumprod(np.array([1, 2, 3, 4]))",
               "np.cumsum(big, axis=0)[-1, :4]", "np.cumsum(big)[-3:]",
               "np.cumsum(bigi, axis=1)[:2, -2:]", "np.cumsum(b)", "a.cumsum()",
+              "np.cumsum(a, axis=1, out=np.zeros((2, 3)))", "np.argmax(a, axis=1, out=np.zeros(2, dtype=np.int64))",
+              "np.std(f, axis=0, out=np.zeros(3, dtype=np.float32))",
               "np.var(a)", "np.var(f)", "np.var(f, axis=0)", "np.std(a, axis=1)",
               "np.var(m3, axis=(0, 2))", "np.std(a, ddof=1)", "np.var(f, keepdims=True)",
               "np.var(big)", "np.std(big, axis=1)[:3]", "a.var()", "a.std(axis=0)"):

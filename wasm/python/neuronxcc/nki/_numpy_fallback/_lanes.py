@@ -28,6 +28,14 @@ def _lanes(a, axis):
     return moveaxis(a, ax, -1), ax
 
 
+def _into(out, result):
+    """``result`` written into ``out`` when given (NumPy's ``out=``), else ``result``."""
+    if out is None:
+        return result
+    out._assign(asarray(result))
+    return out
+
+
 def _split(values, n):
     return [values[i:i + n] for i in range(0, len(values), n)] if n else []
 
@@ -92,13 +100,13 @@ def _arg(a, axis, keepdims, reducer, name):
 def argmax(a, axis=None, out=None, keepdims=False):
     """Index of the first maximum along ``axis`` (of the flattened array when None)."""
     from ._reductions import max as amax
-    return _arg(a, axis, keepdims, amax, "argmax")
+    return _into(out, _arg(a, axis, keepdims, amax, "argmax"))
 
 
 def argmin(a, axis=None, out=None, keepdims=False):
     """Index of the first minimum along ``axis`` (of the flattened array when None)."""
     from ._reductions import min as amin
-    return _arg(a, axis, keepdims, amin, "argmin")
+    return _into(out, _arg(a, axis, keepdims, amin, "argmin"))
 
 
 def _scan(a, axis, dtype, ufunc_name):
@@ -137,12 +145,12 @@ def _scan(a, axis, dtype, ufunc_name):
 
 def cumsum(a, axis=None, dtype=None, out=None):
     """Running sums along ``axis`` (of the flattened array when None)."""
-    return _scan(a, axis, dtype, "add")
+    return _into(out, _scan(a, axis, dtype, "add"))
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
     """Running products along ``axis`` (of the flattened array when None)."""
-    return _scan(a, axis, dtype, "multiply")
+    return _into(out, _scan(a, axis, dtype, "multiply"))
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
