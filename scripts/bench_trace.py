@@ -26,9 +26,11 @@ def capture(path):
     captured = []
     real_trace = _kernel.trace
 
-    def hook(func, grid, args, kwargs, options=None):
-        captured.append((func, grid, args, kwargs, options))
-        return real_trace(func, grid, args, kwargs, options)
+    def hook(func, grid, args, kwargs, options=None, simulated=False):
+        # Traces made only to simulate (an example's main block) are not the kernel's IR trace.
+        if not simulated:
+            captured.append((func, grid, args, kwargs, options))
+        return real_trace(func, grid, args, kwargs, options, simulated=simulated)
 
     _kernel.trace = hook
     try:
