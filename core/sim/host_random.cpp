@@ -1,6 +1,10 @@
 // np.random for host arrays: NumPy's legacy RandomState — MT19937 seeded as
 // `np.random.seed(int)` seeds it, doubles as `random_sample` draws them (53 bits from two
 // 32-bit outputs) and normals as the legacy polar method — so a seed gives NumPy's numbers.
+//
+// The Python stand-in keeps its own copy of the generator in step with this one (integers are
+// drawn there): a normal draw therefore reports how many 32-bit outputs it used (rejections make
+// that vary) and hands over the cached second normal of an unfinished pair instead of keeping it.
 #include <cmath>
 #include <cstdint>
 
@@ -17,6 +21,7 @@ namespace {
 struct Mt19937 {
   uint32_t key[624];
   int pos = 624;
+  int64_t used = 0; ///< 32-bit outputs drawn since the last reply
   bool has_gauss = false;
   double gauss = 0;
 
@@ -46,6 +51,7 @@ struct Mt19937 {
   }
   uint32_t next32() {
     if (pos == 624) regenerate();
+    ++used;
     uint32_t y = key[pos++];
     y ^= y >> 11;
     y ^= (y << 7) & 0x9d2c5680u;
@@ -97,8 +103,18 @@ std::string random(const Json& j) {
   int id = new_array(HType::F64, n);
   double* out = reinterpret_cast<double*>(array(id).bytes());
   const bool normal = j["kind"].string() == "normal";
-  for (int64_t i = 0; i < n; ++i) out[i] = normal ? rng().next_gauss() : rng().next_double();
-  return reply_id(id);
+  Mt19937& r = rng();
+  r.used = 0;
+  for (int64_t i = 0; i < n; ++i) out[i] = normal ? r.next_gauss() : r.next_double();
+  util::JsonWriter w;
+  w.begin_object().key("id").value(id).key("used").value(r.used);
+  if (r.has_gauss) {
+    // The caller keeps the pair's second normal (NumPy's has_gauss) for its next draw.
+    w.key("gauss").value(r.gauss);
+    r.has_gauss = false;
+  }
+  w.end_object();
+  return w.take();
 }
 
 } // namespace nki::sim::host

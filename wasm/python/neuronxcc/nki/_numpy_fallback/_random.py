@@ -44,9 +44,9 @@ def _python_used(outputs):
     _STREAM["at"] += outputs
 
 
-def _core_doubles(n):
-    """``n`` doubles drawn by the core at the stream position, or None when it cannot get
-    there (no core; an odd position)."""
+def _core_at_stream():
+    """Brings the core's generator to the stream position; the core's module, or None when it
+    cannot get there (no core; an odd position)."""
     from . import _core_storage as C
     if not C.available():
         return None
@@ -62,9 +62,32 @@ def _core_doubles(n):
         C.request({"op": "free", "id": C.request({"op": "random", "kind": "uniform",
                                                    "n": k})["id"]})
         skip -= k
+    _STREAM["core"] = at
+    return C
+
+
+def _core_doubles(n):
+    """``n`` doubles drawn by the core at the stream position, or None (see _core_at_stream)."""
+    C = _core_at_stream()
+    if C is None:
+        return None
     arr = C.wrap(D.FLOAT64, C.request({"op": "random", "kind": "uniform", "n": n})["id"], (n,))
-    _STREAM["core"] = _STREAM["at"] = at + 2 * n
+    _STREAM["core"] = _STREAM["at"] = _STREAM["at"] + 2 * n
     return arr
+
+
+def _core_normals(n):
+    """``n`` normals drawn by the core (NumPy's polar method, in C++) at the stream position, or
+    None. The core says how many outputs its rejections used and hands back the unused second
+    normal of the last pair, which ``_GAUSS`` keeps for the next draw as NumPy does."""
+    C = _core_at_stream()
+    if C is None:
+        return None
+    reply = C.request({"op": "random", "kind": "normal", "n": n})
+    _STREAM["core"] = _STREAM["at"] = _STREAM["at"] + reply["used"]
+    if reply.get("gauss") is not None:
+        _GAUSS.append(reply["gauss"])
+    return C.wrap(D.FLOAT64, reply["id"], (n,))
 
 
 def seed(seed=None):
@@ -173,10 +196,20 @@ def standard_normal(size=None):
     """Draws from the standard normal distribution."""
     from ._ndarray import from_values
     shape = _shape(size)
+    n = 0 if shape is None else _count(shape)
+    if n >= 1024:  # in bulk from the core (a Python loop costs ~1 µs per normal in Pyodide)
+        first = [_GAUSS.pop()] if _GAUSS else []
+        drawn = _core_normals(n - len(first))
+        if drawn is not None:
+            if first:
+                from ._shapes import concatenate
+                drawn = concatenate([from_values(first, (1,), D.FLOAT64), drawn])
+            return drawn.reshape(shape)
+        _GAUSS.extend(first)
     _python_ready()
     if shape is None:
         return _gauss()
-    return from_values([_gauss() for _ in range(_count(shape))], shape, D.FLOAT64)
+    return from_values([_gauss() for _ in range(n)], shape, D.FLOAT64)
 
 
 def randn(*shape):
