@@ -44,17 +44,19 @@ void err_simulate_input_mismatch(const std::string& message) {
   throw sema::NkiError(sema::Code::of(__func__), "ValueError", message);
 }
 
-std::string warn_unwritten_read(const std::string& tensor, const std::vector<int64_t>& index,
-                                const std::string& opcode) {
+sema::Warning warn_unwritten_read(const std::string& tensor, const std::vector<int64_t>& index,
+                                  const std::string& opcode) {
   std::string at;
   for (size_t i = 0; i < index.size(); ++i) at += (i ? ", " : "") + std::to_string(index[i]);
-  return "reading memory that was never written: '" + opcode + "' reads `" + tensor + "[" + at +
-         "]`, which no instruction wrote (it holds NaN; 0 for integer tensors)";
+  return {sema::Code::of(__func__),
+          "reading memory that was never written: '" + opcode + "' reads `" + tensor + "[" + at +
+              "]`, which no instruction wrote (it holds NaN; 0 for integer tensors)"};
 }
 
-std::string warn_dynamic_trip(int64_t trip) {
-  return "dynamic loop trip count is " + std::to_string(trip) +
-         "; the loop runs once (On-chip while loop cannot scale to zero)";
+sema::Warning warn_dynamic_trip(int64_t trip) {
+  return {sema::Code::of(__func__),
+          "dynamic loop trip count is " + std::to_string(trip) +
+              "; the loop runs once (On-chip while loop cannot scale to zero)"};
 }
 
 } // namespace nki::sim

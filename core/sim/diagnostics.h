@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/types.h"
+#include "sema/sema.h"
 
 namespace nki::sim {
 
@@ -25,9 +26,9 @@ namespace nki::sim {
 [[noreturn]] void err_simulate_input_mismatch(const std::string& message);
 
 /// "reading memory that was never written: ..." (the first such read of a run).
-std::string warn_unwritten_read(const std::string& tensor, const std::vector<int64_t>& index,
-                                const std::string& opcode);
+sema::Warning warn_unwritten_read(const std::string& tensor, const std::vector<int64_t>& index,
+                                  const std::string& opcode);
 /// A dynamic loop whose trip count is below one still runs once.
-std::string warn_dynamic_trip(int64_t trip);
+sema::Warning warn_dynamic_trip(int64_t trip);
 
 } // namespace nki::sim

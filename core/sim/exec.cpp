@@ -156,10 +156,10 @@ void Exec::unwritten_read(const View& v, int64_t element) {
   warn(warn_unwritten_read(v.tensor->name, index, cur ? cur->opcode : "?"));
 }
 
-void Exec::warn(const std::string& message, const SourceLoc* loc) {
+void Exec::warn(const sema::Warning& w, const SourceLoc* loc) {
   if (!loc && cur) loc = &cur->loc;
   std::string where = loc && loc->known() ? loc->str() + ": " : "";
-  log.warnings.push_back(where + "warning: " + message);
+  log.warnings.push_back({w.code.str(), where + "warning: " + w.message});
 }
 
 void Exec::unsupported(const std::string& what) const {

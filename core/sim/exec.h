@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "sema/sema.h"
 #include "sim/access.h"
 #include "sim/storage.h"
 
@@ -24,9 +25,15 @@ struct PrintRecord {
   std::vector<int64_t> instance; ///< program ids of the SPMD instance that printed
 };
 
+/// One simulator warning: the text printed for it and its code (the docs/errors.md section).
+struct RunWarning {
+  std::string code; ///< "unwritten-read", from the warn_* builder (sema::Code)
+  std::string text; ///< "file:line:col: warning: ..." exactly as printed
+};
+
 /// What a run reports besides its outputs.
 struct RunLog {
-  std::vector<std::string> warnings; ///< "file:line:col: warning: ..." texts
+  std::vector<RunWarning> warnings;
   std::vector<PrintRecord> prints;
   int64_t unwritten_reads = 0; ///< reads of never-written memory (the first is in warnings)
   int64_t instructions = 0;    ///< instructions executed
@@ -84,7 +91,7 @@ public:
   // --- reporting ---------------------------------------------------------------------------------
   void unwritten_read(const View& v, int64_t element) override;
   /// A warning at `loc`, or at the current instruction's location.
-  void warn(const std::string& message, const ir::SourceLoc* loc = nullptr);
+  void warn(const sema::Warning& w, const ir::SourceLoc* loc = nullptr);
   [[noreturn]] void unsupported(const std::string& what) const;
 
 private:

@@ -3,6 +3,7 @@
 // builder without a docs section fails here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "sema/sema.h"
+#include "sim/diagnostics.h"
 
 namespace fs = std::filesystem;
 using nki::sema::code_of_builder;
@@ -74,6 +76,9 @@ TEST(DiagnosticCodes, every_builder_has_a_section_in_docs_errors_md) {
   auto docs = documented_codes();
   auto builders = declared_builders();
   ASSERT_GT(builders.size(), 100u) << "the header scan found too few builders";
+  for (const char* sim_warning : {"warn_unwritten_read", "warn_dynamic_trip"})
+    EXPECT_NE(std::find(builders.begin(), builders.end(), sim_warning), builders.end())
+        << "the header scan missed the simulator's " << sim_warning;
   for (const auto& b : builders) {
     if (b == "err_unbalanced_scope_exit") continue; // an InternalError: our bug, not the user's
     EXPECT_TRUE(docs.count(code_of_builder(b)))
@@ -100,7 +105,8 @@ TEST(DiagnosticCodes, every_raise_by_name_diagnostic_carries_its_documented_code
 // Code::of(__func__) names the function it is written in: a code made anywhere but directly in
 // an err_* / warn_* builder (a helper, a lambda) would name no docs section.
 TEST(DiagnosticCodes, every_throw_sits_directly_in_an_err_builder) {
-  std::regex def(R"(^(?:\[\[noreturn\]\] )?(?:void|std::string|Warning) ([a-z0-9_]+)\()");
+  std::regex def(
+      R"(^(?:\[\[noreturn\]\] )?(?:void|std::string|(?:sema::)?Warning) ([a-z0-9_]+)\()");
   int throws = 0;
   for (const auto& e : fs::recursive_directory_iterator(kRoot / "core")) {
     if (e.path().extension() != ".cpp") continue;
@@ -127,6 +133,20 @@ TEST(DiagnosticCodes, a_trace_warning_carries_its_code) {
             "shadowing-local-tensor");
   EXPECT_EQ(nki::sema::warn_block_dimension_is_deprecated("t[4, 128, 512]").code.str(),
             "block-dimension-is-deprecated");
+}
+
+// The simulator's warnings get their codes the same way; the page links them to docs/errors.md.
+TEST(DiagnosticCodes, a_simulator_warning_carries_its_code) {
+  nki::sema::Warning unwritten = nki::sim::warn_unwritten_read("t", {0, 3}, "tensor_tensor");
+  EXPECT_EQ(unwritten.code.str(), "unwritten-read");
+  EXPECT_EQ(unwritten.message, "reading memory that was never written: 'tensor_tensor' reads "
+                               "`t[0, 3]`, which no instruction wrote (it holds NaN; 0 for "
+                               "integer tensors)");
+  nki::sema::Warning trip = nki::sim::warn_dynamic_trip(0);
+  EXPECT_EQ(trip.code.str(), "dynamic-trip");
+  EXPECT_EQ(trip.message,
+            "dynamic loop trip count is 0; the loop runs once (On-chip while loop cannot scale "
+            "to zero)");
 }
 
 TEST(DiagnosticCodes, a_thrown_diagnostic_carries_its_code) {

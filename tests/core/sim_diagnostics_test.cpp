@@ -25,11 +25,11 @@ TEST_F(TraceTest, sim_reports_the_first_read_of_never_written_memory) {
   EXPECT_EQ(r[0][0], 0.0f);
   EXPECT_TRUE(std::isnan(r[0][64 * 8])) << "never-written SBUF reads as NaN";
   ASSERT_EQ(log.warnings.size(), 1u);
-  EXPECT_EQ(log.warnings[0].rfind("k.py:7:1: warning: reading memory that was never written", 0),
-            0u)
-      << log.warnings[0];
-  EXPECT_NE(log.warnings[0].find("`half[64, 0]`"), std::string::npos) << log.warnings[0];
-  EXPECT_EQ(log.unwritten_reads, 1); // one store instruction, reported once
+  const std::string& text = log.warnings[0].text;
+  EXPECT_EQ(text.rfind("k.py:7:1: warning: reading memory that was never written", 0), 0u) << text;
+  EXPECT_NE(text.find("`half[64, 0]`"), std::string::npos) << text;
+  EXPECT_EQ(log.warnings[0].code, "unwritten-read"); // docs/errors.md#unwritten-read
+  EXPECT_EQ(log.unwritten_reads, 1);                 // one store instruction, reported once
 }
 
 TEST_F(TraceTest, sim_fully_written_tiles_report_nothing) {
@@ -48,7 +48,7 @@ TEST_F(TraceTest, sim_fully_written_tiles_report_nothing) {
   auto xv = simtest::iota_values(128 * 8);
   auto r = simtest::run(k, {xv}, &log);
   EXPECT_EQ(r[0], xv);
-  EXPECT_TRUE(log.warnings.empty()) << log.warnings[0];
+  EXPECT_TRUE(log.warnings.empty()) << log.warnings[0].text;
 }
 
 TEST_F(TraceTest, sim_sbuf_capacity_is_checked_with_nki_stack_overflow_text) {

@@ -119,7 +119,7 @@ TEST_F(TraceTest, sim_masks_limit_partial_tiles) {
   auto r = simtest::run(k, {xv}, &log);
   for (size_t i = 0; i < xv.size(); ++i)
     ASSERT_EQ(r[0][i], sim::round_to(ir::DType::BFloat16, xv[i])) << i;
-  EXPECT_EQ(log.unwritten_reads, 0) << (log.warnings.empty() ? "" : log.warnings[0]);
+  EXPECT_EQ(log.unwritten_reads, 0) << (log.warnings.empty() ? "" : log.warnings[0].text);
 }
 
 TEST_F(TraceTest, sim_if_else_follows_loop_predicates) {

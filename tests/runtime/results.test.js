@@ -147,12 +147,31 @@ y = half(np.ones((128, 2), dtype=np.float32))
     const [sim] = r.simulations;
     expect(sim.prints).toEqual([{ text: "first [[1. 1.]]", file: "r.py", line: 9, col: 5 }]);
     expect(sim.warnings).toHaveLength(1);
-    expect(sim.warnings[0]).toMatchObject({ file: "r.py", line: 10, col: 5 });
+    expect(sim.warnings[0]).toMatchObject({ file: "r.py", line: 10, col: 5, code: "unwritten-read" });
     expect(sim.warnings[0].message).toMatch(/^reading memory that was never written: 'store' reads `buf\[64, 0\]`/);
-    expect(err).toContain(sim.warnings[0].message);
+    expect(err).toBe(`r.py:10:5: warning: ${sim.warnings[0].message}\n`);
     const [o] = sim.outputs;
     expect(o.nan_count).toBe(128);
     expect(o).toMatchObject({ min: 1, max: 1, mean: 1 });
+  });
+
+  test("a dynamic loop run with a trip count below one: its warning's code", () => {
+    const r = run(`${HEAD}from neuronxcc.nki.typing import scalar
+@nki.jit(mode="simulation")
+def rep(x, n):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    acc = nl.load(x)
+    for _ in range(scalar(nl.load(n))):
+        acc[...] = nl.add(acc, 1.0)
+    nl.store(out, value=acc)
+    return out
+y = rep(np.zeros((1, 2), dtype=np.float32), np.array([[0]], dtype=np.int32))
+`);
+    expect(r.exitCode).toBe(0);
+    const [w] = r.simulations[0].warnings;
+    expect(w).toMatchObject({ file: "r.py", line: 9, code: "dynamic-trip" });
+    expect(w.message).toBe("dynamic loop trip count is 0; the loop runs once (On-chip while loop cannot scale to zero)");
+    expect(err).toBe(`r.py:9:${w.col}: warning: ${w.message}\n`);
   });
 
   test("comparisons with a simulated output: allclose, array_equal, testing.*", () => {

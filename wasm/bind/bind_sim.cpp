@@ -34,7 +34,7 @@ public:
     return val(emscripten::typed_memory_view(s.n, s.p));
   }
 
-  /// Runs every instance; the run's log as JSON (warnings, prints, counters).
+  /// Runs every instance; the run's log as JSON (warnings as {code, text}, prints, counters).
   std::string run() {
     return guard([&] {
       sim_.run();
@@ -73,7 +73,8 @@ private:
     const nki::sim::RunLog& log = sim_.log();
     nki::util::JsonWriter w;
     w.begin_object().key("warnings").begin_array();
-    for (const std::string& s : log.warnings) w.value(s);
+    for (const nki::sim::RunWarning& rw : log.warnings)
+      w.begin_object().key("code").value(rw.code).key("text").value(rw.text).end_object();
     w.end_array().key("prints").begin_array();
     for (const nki::sim::PrintRecord& p : log.prints) {
       w.begin_object().key("prefix").value(p.prefix).key("shape").int_list(p.shape);

@@ -196,15 +196,18 @@ _WARNING_RE = re.compile(r"^(?:(.*):(\d+):(\d+): )?warning: (.*)$", re.S)
 
 
 def _report(log, rec):
-    """Warnings to stderr; ``nl.device_print`` records to stdout as ``prefix value``. Both are
-    also added to the run's simulation record ``rec`` with their source positions."""
+    """Warnings (``{code, text}`` from the core) to stderr; ``nl.device_print`` records to
+    stdout as ``prefix value``. Both are also added to the run's simulation record ``rec`` with
+    their source positions (and a warning with its code, for the errors page)."""
     for w in log.get("warnings", ()):
-        print(w, file=sys.stderr)
-        m = _WARNING_RE.match(w)
+        text = w["text"]
+        print(text, file=sys.stderr)
+        m = _WARNING_RE.match(text)
         file, line, col, message = (m.group(1), int(m.group(2)) if m.group(2) else None,
                                     int(m.group(3)) if m.group(3) else None,
-                                    m.group(4)) if m else (None, None, None, w)
-        rec["warnings"].append({"message": message, "file": file, "line": line, "col": col})
+                                    m.group(4)) if m else (None, None, None, text)
+        rec["warnings"].append({"message": message, "file": file, "line": line, "col": col,
+                                "code": w.get("code") or None})
     if not log.get("prints"):
         return
     np = ensure_numpy()
