@@ -3,7 +3,7 @@
 import { Text } from "@codemirror/state";
 import { describe, expect, test } from "vitest";
 
-import { rangeOf, toLintDiagnostics } from "../../web/src/editor/diagnostics.js";
+import { rangeOf, simulatorDiagnostics, toLintDiagnostics } from "../../web/src/editor/diagnostics.js";
 
 const doc = Text.of(["import neuronxcc.nki.language as nl", "", "if True:", "    nl.load(None)", "x = (1 +"]);
 const text = (r) => doc.sliceString(r.from, r.to);
@@ -39,5 +39,46 @@ describe("diagnostic ranges", () => {
       ["error", "m", "ValueError"],
       ["warning", "no file", undefined],
     ]);
+  });
+});
+
+describe("simulator warnings", () => {
+  const unwritten = {
+    message: "reading memory that was never written: 'store' reads `buf[64, 0]`, which no instruction wrote",
+    file: "kernel.py",
+    line: 4,
+    col: 5,
+    code: "unwritten-read",
+  };
+
+  test("become warning diagnostics with their code and the text the run printed", () => {
+    const [d] = simulatorDiagnostics([{ warnings: [unwritten] }]);
+    expect(d).toEqual({
+      severity: "warning",
+      file: "kernel.py",
+      line: 4,
+      col: 5,
+      end_line: null,
+      end_col: null,
+      class: null,
+      message: unwritten.message,
+      code: "unwritten-read",
+      rendered: `kernel.py:4:5: warning: ${unwritten.message}\n`,
+    });
+    const [marker] = toLintDiagnostics(doc, [d], "kernel.py");
+    expect(marker.severity).toBe("warning");
+    expect(text(marker)).toBe("nl.load");
+  });
+
+  test("a kernel simulated twice lists each warning once; other warnings stay", () => {
+    const trip = { message: "dynamic loop trip count is 0", file: "kernel.py", line: 3, col: 1, code: "dynamic-trip" };
+    const out = simulatorDiagnostics([{ warnings: [unwritten] }, { warnings: [unwritten, trip] }, {}]);
+    expect(out.map((d) => d.code)).toEqual(["unwritten-read", "dynamic-trip"]);
+    expect(simulatorDiagnostics(undefined)).toEqual([]);
+  });
+
+  test("a warning without a position or code keeps its nulls", () => {
+    const [d] = simulatorDiagnostics([{ warnings: [{ message: "m", file: null, line: null, col: null }] }]);
+    expect(d).toMatchObject({ line: null, col: null, code: null, rendered: "warning: m\n" });
   });
 });

@@ -51,3 +51,35 @@ export function toLintDiagnostics(doc, diagnostics, filename) {
 export function baseName(path) {
   return String(path).replace(/\\/g, "/").split("/").pop();
 }
+
+/**
+ * The simulator's warnings of a run (`simulations[i].warnings`, e.g. a read of never-written
+ * memory) as diagnostics of the same shape as the run's own, so the editor marks them and the
+ * Problems list links them to the errors page by code. A kernel simulated several times repeats
+ * its warnings: each (position, code, message) is listed once.
+ */
+export function simulatorDiagnostics(simulations) {
+  const seen = new Set();
+  const out = [];
+  for (const sim of simulations ?? []) {
+    for (const w of sim.warnings ?? []) {
+      const key = JSON.stringify([w.file, w.line, w.col, w.code, w.message]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const where = w.file != null && w.line != null ? `${w.file}:${w.line}:${w.col}: ` : "";
+      out.push({
+        severity: "warning",
+        file: w.file ?? null,
+        line: w.line ?? null,
+        col: w.col ?? null,
+        end_line: null,
+        end_col: null,
+        class: null,
+        message: w.message ?? "",
+        code: w.code ?? null,
+        rendered: `${where}warning: ${w.message ?? ""}\n`,
+      });
+    }
+  }
+  return out;
+}
