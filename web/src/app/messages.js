@@ -84,7 +84,7 @@ export function createMessages({ onProblemClick }) {
         link.rel = "noopener";
         link.className = "problem-code";
         link.textContent = d.code;
-        link.title = "What this error means and how to fix it";
+        link.title = `What this ${d.severity === "warning" ? "warning" : "error"} means and how to fix it`;
         li.append(" ", link);
       }
       list.append(li);

@@ -8,6 +8,7 @@ import { setupTheme, setupTimeLimit } from "./settings.js";
 import { setStatus } from "./status.js";
 import { debounce, defaultState, loadSaved, sanitizeState, save } from "./state.js";
 import { createViews } from "./views.js";
+import { simulatorDiagnostics } from "../editor/diagnostics.js";
 import { createEditor } from "../editor/editor.js";
 import { examples, findExample } from "../editor/examples.js";
 import { decodeState, encodeState } from "../share/codec.js";
@@ -149,8 +150,10 @@ export async function startPage(client) {
         views.setSimulations(simulations);
       // The Simulation tab says when there is something to look at.
       $("sim-count").textContent = simulations.length ? String(simulations.length) : "";
-        messages.setProblems(diagnostics);
-        editor.setProblems(diagnostics, filename());
+        // Simulator warnings (a read of never-written memory…) are problems of the source too.
+        const problems = [...diagnostics, ...simulatorDiagnostics(simulations)];
+        messages.setProblems(problems);
+        editor.setProblems(problems, filename());
         setStatus(exitCode === 0 ? "ready" : "error", exitCode === 0 ? "ready" : `error (exit code ${exitCode})`);
         break;
       }
