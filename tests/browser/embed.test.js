@@ -1,7 +1,8 @@
 // <nki-playground> on the demo docs page (build/site/docs-demo/, from scripts/build-embed.mjs)
 // in Debian's Chromium: nothing of the runtime before Run, one worker for every element, live
-// IR after Run, diagnostics of a failing example, "Open in playground" with the edited code,
-// serving under a sub-path, and the static HTML with scripts off.
+// IR after Run, diagnostics of a failing example, a simulator warning marked in the source,
+// "Open in playground" with the edited code, serving under a sub-path, and the static HTML with
+// scripts off.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,6 +37,25 @@ nki.trace_kernel(copy, nt.tensor[[128, 64], nl.float32])
 </pre>
 </nki-playground>
 <script type="module" src="../element/nki-playground.js"></script>`;
+// A kernel whose store reads SBUF rows nothing wrote (line 10, `nl.store`): a simulator warning.
+const SIM_WARNING_PAGE = `<!doctype html><meta charset="utf-8"><title>simulator warning</title>
+<nki-playground filename="half.py" panes="sim,output">
+<pre>import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+
+@nki.jit(mode='simulation')
+def half(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    buf = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.sbuf)
+    buf[0:64, :] = nl.load(x[0:64, :])
+    nl.store(out, value=buf)
+    return out
+
+y = half(np.ones((128, 2), dtype=np.float32))
+</pre>
+</nki-playground>
+<script type="module" src="../element/nki-playground.js"></script>`;
 const RUNTIME_URL = /pyodide|\.wasm(\?|$)|nki-python\.json|worker[^/]*\.js|\/live\.js/;
 
 let browser;
@@ -67,6 +87,9 @@ beforeAll(async () => {
   mkdirSync(join(subRoot, "auto/page"), { recursive: true });
   for (const name of ["element", "pyodide", "nki-python.json"]) symlinkSync(join(SITE, name), join(subRoot, "auto", name));
   writeFileSync(join(subRoot, "auto/page/index.html"), AUTORUN_PAGE);
+  mkdirSync(join(subRoot, "simwarn/page"), { recursive: true });
+  for (const name of ["element", "pyodide", "nki-python.json"]) symlinkSync(join(SITE, name), join(subRoot, "simwarn", name));
+  writeFileSync(join(subRoot, "simwarn/page/index.html"), SIM_WARNING_PAGE);
   subServer = await serveAt(subRoot);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -296,6 +319,25 @@ while True: pass
       await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
       expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
       expect(log.problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a simulator warning is marked in the source as a warning; the run still succeeds", async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${subServer.url}simwarn/page/`);
+      expect(await runEmbed(page, 0)).toBe("done");
+      const el = embed(page, 0);
+      const marked = el.locator(".cm-lintRange-warning");
+      await expect.poll(() => marked.count()).toBe(1);
+      expect(await marked.textContent()).toBe("nl.store");
+      const line = await marked.evaluate((m) => [...m.closest(".cm-content").children].indexOf(m.closest(".cm-line")) + 1);
+      expect(line).toBe(10);
+      expect(await el.locator(".cm-lintRange-error").count()).toBe(0);
+      expect(await el.locator(".nkp-panel-output").textContent()).toContain("half.py:10:5: warning: reading memory that was never written");
     } finally {
       await context.close();
     }

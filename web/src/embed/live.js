@@ -6,6 +6,7 @@
 import { EditorState, StateEffect, Compartment } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 
+import { simulatorDiagnostics } from "../editor/diagnostics.js";
 import { createEditor } from "../editor/editor.js";
 import editorCss from "./editor.css?inline";
 import liveCss from "./live.css?inline";
@@ -128,7 +129,8 @@ export async function mountLive(el, opts) {
     const { exitCode, traces = [], diagnostics = [], simulations = [] } = result;
     showTraces(traces);
     views.sim?.setSimulations(simulations);
-    editor.setProblems(diagnostics, filename);
+    // Simulator warnings are marked in the source like the run's own warnings.
+    editor.setProblems([...diagnostics, ...simulatorDiagnostics(simulations)], filename);
     // The rendered diagnostics are already in Output: the runtime wrote them to stderr.
     const errors = diagnostics.filter((d) => d.severity !== "warning");
     if (exitCode === 0) {
