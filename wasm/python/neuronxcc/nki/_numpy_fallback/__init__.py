@@ -93,6 +93,16 @@ def namespace():
     return ns
 
 
+def _partial_submodule(full_name, impl):
+    """``full_name`` as a package holding the ``NAMES`` that module ``impl`` implements."""
+    part = PartialModule(full_name, impl.__doc__)
+    for fn in impl.NAMES:
+        setattr(part, fn, getattr(impl, fn))
+    part._supported = ", ".join(impl.NAMES)
+    part.__path__ = []
+    return part
+
+
 def build(name="numpy"):
     """A fresh module object named ``name`` holding the fallback, plus its submodules.
 
@@ -112,18 +122,10 @@ def build(name="numpy"):
     exceptions.AxisError = _reductions.AxisError
     exceptions._supported = "AxisError"
     mod.exceptions = modules[exceptions.__name__] = exceptions
-    rnd = PartialModule(f"{name}.random", _random.__doc__)
-    for fn in _random.NAMES:
-        setattr(rnd, fn, getattr(_random, fn))
-    rnd._supported = ", ".join(_random.NAMES)
-    rnd.__path__ = []
-    mod.random = modules[rnd.__name__] = rnd
-    testing = PartialModule(f"{name}.testing", _testing.__doc__)
-    for fn in _testing.NAMES:
-        setattr(testing, fn, getattr(_testing, fn))
-    testing._supported = ", ".join(_testing.NAMES)
-    testing.__path__ = []
-    mod.testing = modules[testing.__name__] = testing
+    for sub, impl in (("random", _random), ("testing", _testing)):
+        part = _partial_submodule(f"{name}.{sub}", impl)
+        setattr(mod, sub, part)
+        modules[part.__name__] = part
     for sub in STUB_SUBMODULES:
         stub = stub_submodule(name, sub)
         setattr(mod, sub, stub)
