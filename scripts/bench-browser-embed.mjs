@@ -12,15 +12,9 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-import { chromium } from "playwright-core";
+import { SITE, launchChromium, serveSite } from "./chromium.mjs";
 
-import { serve } from "./serve.mjs";
-
-const SITE = fileURLToPath(new URL("../build/site/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const RUNTIME_URL = /pyodide|\.wasm(\?|$)|nki-python\.json|worker[^/]*\.js|\/live\.js/;
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -72,8 +66,9 @@ async function timePageColdToIr(browser, url) {
  * @returns {Promise<{rows: [string, string][], figures: object}>}
  */
 export async function benchEmbed({ runs = 3 } = {}) {
-  const { server, url } = await serve({ root: SITE, port: 0 });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const server = await serveSite({ needs: ["docs-demo/index.html", "element/nki-playground.js"] });
+  const { url } = server;
+  const browser = await launchChromium();
   try {
     const demo = `${url}docs-demo/`;
     const cold = [];
@@ -135,7 +130,7 @@ export async function benchEmbed({ runs = 3 } = {}) {
     return { rows, figures };
   } finally {
     await browser.close();
-    await new Promise((r) => server.close(r));
+    await server.close();
   }
 }
 

@@ -14,16 +14,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-import { chromium } from "playwright-core";
+import { SITE, launchProfile, serveSite } from "./chromium.mjs";
 
-import { serve } from "./serve.mjs";
-
-const SITE = fileURLToPath(new URL("../build/site/", import.meta.url));
 const RUNS = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 20;
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"];
 
 // The bare page: Pyodide booted in a module worker from the same copy, nothing else.
 const BARE_HTML = `<!doctype html><meta charset="utf-8"><title>bare</title><script type="module">
@@ -43,18 +38,11 @@ function bareSite() {
 }
 
 async function withProfile(fn) {
-  const dir = mkdtempSync(join(tmpdir(), "nki-bench-profile-"));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: FLAGS,
-  });
+  const browser = await launchProfile();
   try {
-    return await fn(context);
+    return await fn(browser.context);
   } finally {
-    await context.close();
-    rmSync(dir, { recursive: true, force: true });
+    await browser.close();
   }
 }
 
@@ -142,9 +130,9 @@ function pageBytes() {
   return files.map(([name, bytes]) => ({ name, raw: bytes.length, gzip: gzipSync(bytes).length }));
 }
 
-const { server, url } = await serve({ root: SITE, port: 0 });
+const { server, url } = await serveSite();
 const bareDir = bareSite();
-const bare = await serve({ root: bareDir, port: 0 });
+const bare = await serveSite({ root: bareDir });
 try {
   const rows = [];
   for (const [label, fn] of [

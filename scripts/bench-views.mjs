@@ -7,17 +7,13 @@
 // page: setTraces of the IR, region and simulation panes plus two animation frames (first
 // render), 300 scroll steps of one viewport each, one per frame (frame intervals; noisy on a
 // loaded machine), and 300 synchronous jumps to far lines (the view's own cost per viewport).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 
-import { chromium } from "playwright-core";
-
 import { createNodeRuntime } from "../wasm/js/node.mjs";
-import { serve } from "./serve.mjs";
+import { launchProfile, serveSite } from "./chromium.mjs";
 
-const SITE = fileURLToPath(new URL("../build/site/", import.meta.url));
 const BIG = fileURLToPath(new URL("../tests/browser/fixtures/big_ir.py", import.meta.url));
 const RUNS = 7;
 
@@ -28,17 +24,11 @@ const runtime = await createNodeRuntime({ stdout: () => {}, stderr: () => {} });
 const { traces } = runtime.runSource(readFileSync(BIG, "utf8"), { filename: "big_ir.py" });
 const lineCount = traces.reduce((n, t) => n + t.records.length, 0);
 
-const { server, url } = await serve({ root: SITE, port: 0 });
-const profile = mkdtempSync(join(tmpdir(), "nki-bench-views-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  headless: true,
-  viewport: { width: 1280, height: 1100 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-});
+const server = await serveSite({ needs: ["views-test.html"] });
+const browser = await launchProfile({ viewport: { width: 1280, height: 1100 } });
 try {
-  const page = await context.newPage();
-  await page.goto(`${url}views-test.html`);
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}views-test.html`);
   await page.waitForFunction(() => document.documentElement.dataset.harness === "ready");
   await page.evaluate((json) => (window.__big = json), JSON.stringify(traces));
   const firstRender = [];
@@ -90,7 +80,6 @@ try {
   console.log(`| rows in the DOM | ${rows} |`);
   console.log(`| machine load average (1 min) during the run | ${loadavg()[0].toFixed(1)} |`);
 } finally {
-  await context.close();
-  server.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser.close();
+  await server.close();
 }

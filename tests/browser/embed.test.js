@@ -3,20 +3,15 @@
 // IR after Run, diagnostics of a failing example, a simulator warning marked in the source,
 // "Open in playground" with the edited code, serving under a sub-path, and the static HTML with
 // scripts off.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { serve } from "../../scripts/serve.mjs";
+import { SITE, launchChromium, recordProblems, screenshot, startServer } from "./harness.js";
 
-const SITE = fileURLToPath(new URL("../../build/site/", import.meta.url));
-const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DEMO = "docs-demo/";
 /** What "runtime" means for the 0-bytes-before-Run rule. */
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; img-src 'self' data:";
@@ -64,15 +59,9 @@ let url;
 let subServer;
 let subRoot;
 
-function serveAt(root) {
-  return serve({ root, port: 0 });
-}
-
 beforeAll(async () => {
-  if (!existsSync(join(SITE, DEMO, "index.html")) || !existsSync(join(SITE, "element/nki-playground.js"))) {
-    throw new Error(`${SITE} has no docs-demo/ or element/; run \`npm run build\` first`);
-  }
-  ({ server, url } = await serveAt(SITE));
+  server = await startServer({ needs: [`${DEMO}index.html`, "element/nki-playground.js"] });
+  url = server.url;
   // The same site under /sub/path/: a docs host that is not at the root of its origin.
   subRoot = mkdtempSync(join(tmpdir(), "nki-embed-subpath-"));
   mkdirSync(join(subRoot, "sub"));
@@ -90,18 +79,14 @@ beforeAll(async () => {
   mkdirSync(join(subRoot, "simwarn/page"), { recursive: true });
   for (const name of ["element", "pyodide", "nki-python.json"]) symlinkSync(join(SITE, name), join(subRoot, "simwarn", name));
   writeFileSync(join(subRoot, "simwarn/page/index.html"), SIM_WARNING_PAGE);
-  subServer = await serveAt(subRoot);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  subServer = await startServer({ root: subRoot, needs: [] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  for (const s of [server, subServer?.server]) if (s) await new Promise((resolve) => s.close(resolve));
+  await server?.close();
+  await subServer?.close();
   if (subRoot) rmSync(subRoot, { recursive: true, force: true });
 });
 
@@ -109,16 +94,13 @@ afterAll(async () => {
 async function openDemo(base = url, contextOptions = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...contextOptions });
   const page = await context.newPage();
-  const log = { requests: [], workers: [], problems: [] };
+  const log = { requests: [], workers: [], problems: recordProblems(page) };
   await page.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
   page.on("request", (req) => log.requests.push(req.url()));
   page.on("worker", (worker) => log.workers.push(worker.url()));
-  page.on("pageerror", (err) => log.problems.push(`pageerror: ${err}`));
-  page.on("console", (msg) => msg.type() === "error" && log.problems.push(`console: ${msg.text()}`));
-  page.on("response", (res) => res.status() >= 400 && log.problems.push(`${res.status()} ${res.url()}`));
   await page.goto(base + DEMO);
   return { context, page, log };
 }
@@ -134,11 +116,6 @@ async function runEmbed(page, i) {
     { timeout: 120_000 },
   );
   return embed(page, i).getAttribute("data-state");
-}
-
-async function screenshot(page, name) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
 }
 
 describe("<nki-playground> on the demo page", () => {

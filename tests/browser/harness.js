@@ -1,68 +1,79 @@
-// Shared set-up for the browser tests: the built site (build/site) served by scripts/serve.mjs,
-// Debian's Chromium through playwright-core with a throw-away profile, and the few page
-// actions every test needs (wait for the runtime, run, read the status).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Shared set-up for the browser tests: the built site (build/site) served and Debian's Chromium
+// launched by scripts/chromium.mjs (the benchmarks use the same), and the few page actions the
+// tests need: record a page's problems, wait for the runtime, run, read the status, boot the
+// built worker on its own.
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { chromium } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
 
-import { serve } from "../../scripts/serve.mjs";
+import { SITE, launchChromium, launchProfile, serveSite } from "../../scripts/chromium.mjs";
 
-export const SITE = fileURLToPath(new URL("../../build/site/", import.meta.url));
+export { SITE, launchChromium };
 export const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-/** Serves build/site on a free port: {url, close()}. */
-export async function startServer() {
-  if (!existsSync(join(SITE, "index.html"))) {
-    throw new Error(`${SITE} has no index.html; run \`npm run build\` first`);
-  }
-  const { server, url } = await serve({ root: SITE, port: 0 });
-  return { url, close: () => new Promise((resolve) => server.close(resolve)) };
+/** Serves build/site (or `root`) on a free port once `needs` are built: {url, server, close()}. */
+export function startServer(options) {
+  return serveSite(options);
 }
 
 /** A Chromium with its own fresh profile directory: {context, close()}. */
-export async function launchBrowser({ colorScheme = "light" } = {}) {
-  const profileDir = mkdtempSync(join(tmpdir(), "nki-chromium-profile-"));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    colorScheme,
-    args: FLAGS,
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profileDir, { recursive: true, force: true });
-    },
-  };
+export function launchBrowser({ colorScheme = "light", viewport } = {}) {
+  return launchProfile({ colorScheme, ...(viewport && { viewport }) });
 }
 
-/** A new page that records console errors, page errors and failed requests. */
-export async function openPage(context, url) {
-  const page = await context.newPage();
+/**
+ * Collects what should never happen on our pages: console errors, uncaught page errors and
+ * responses of 400 or more. Returns the (live) list; tests expect it to stay empty.
+ */
+export function recordProblems(page) {
   const problems = [];
   page.on("console", (msg) => msg.type() === "error" && problems.push(`console: ${msg.text()}`));
   page.on("pageerror", (err) => problems.push(`pageerror: ${err}`));
   page.on("response", (res) => res.status() >= 400 && problems.push(`${res.status()} ${res.url()}`));
-  page.problems = problems;
+  return problems;
+}
+
+/** A new page that records its problems in `page.problems`, at `url` if given. */
+export async function openPage(context, url) {
+  const page = await context.newPage();
+  page.problems = recordProblems(page);
   if (url) await page.goto(url);
   return page;
+}
+
+/**
+ * The set-up of a test file on the playground page, as beforeAll/afterAll hooks: the site
+ * served, a browser with a fresh profile and, unless `open` is false, the page opened with its
+ * runtime ready. Returns {server, browser, page, launch()} (filled in once beforeAll has run);
+ * `launch()` starts another fresh-profile browser, closed with the rest after the file.
+ */
+export function usePlayground({ open = true } = {}) {
+  const browsers = [];
+  const pg = {
+    server: null,
+    browser: null,
+    page: null,
+    async launch() {
+      const browser = await launchBrowser();
+      browsers.push(browser);
+      return browser;
+    },
+  };
+  beforeAll(async () => {
+    pg.server = await startServer();
+    pg.browser = await pg.launch();
+    if (open) {
+      pg.page = await openPage(pg.browser.context, pg.server.url);
+      expect(await waitForRuntime(pg.page)).toBe("ready");
+    }
+  });
+  afterAll(async () => {
+    for (const browser of browsers) await browser.close();
+    await pg.server?.close();
+  });
+  return pg;
 }
 
 export const statusOf = (page) => page.$eval("#status", (el) => el.dataset.state);
@@ -89,12 +100,63 @@ export async function runAndWait(page, { timeout = 60_000 } = {}) {
   return statusOf(page);
 }
 
-export async function screenshot(page, name) {
+/** build/screenshots/<name>.png; `options` go to page.screenshot (fullPage, …). */
+export async function screenshot(page, name, options = {}) {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), ...options });
 }
 
 /** The element CodeMirror draws for a 1-based line number, when it is in view. */
 export function editorLine(page, line) {
   return page.locator(".cm-content .cm-line").nth(line - 1);
+}
+
+/**
+ * A page of the served site that runs no script of its own (the Python bundle's JSON, same
+ * origin as the worker), with `window.runInBuiltWorker(runs)` defined in it: that boots the
+ * site's one built worker asset through the worker protocol only (not the page's UI), posts
+ * `runs` ([{source, filename, id?}]) one after the other once it is ready, and resolves with
+ * {done, messages}: the runs' `done` messages and every message the worker sent, in order; a
+ * status error, a `failed` message or a worker error rejects.
+ * Tests call it inside `page.evaluate`, so the messages are inspected as the page got them
+ * (a Float32Array is still one there).
+ */
+export async function openWorkerPage(context, serverUrl) {
+  const workers = readdirSync(join(SITE, "assets")).filter((f) => /^worker-.*\.js$/.test(f));
+  expect(workers, "the built site has one worker asset").toHaveLength(1);
+  const page = await context.newPage();
+  // Not openPage: Chromium asks a JSON document for /favicon.ico, which the site does not have.
+  await page.goto(`${serverUrl}nki-python.json`);
+  await page.evaluate(defineRunInBuiltWorker, `/assets/${workers[0]}`);
+  return page;
+}
+
+// Runs in the page (serialised by page.evaluate): no closure over this module.
+function defineRunInBuiltWorker(workerUrl) {
+  window.runInBuiltWorker = (runs) =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(workerUrl, { type: "module" });
+      const done = [];
+      const messages = [];
+      const end = (settle, value) => {
+        worker.terminate();
+        settle(value);
+      };
+      const runNext = () => {
+        if (done.length === runs.length) return end(resolve, { done, messages });
+        const { source, filename, id = done.length } = runs[done.length];
+        worker.postMessage({ type: "run", id, source, filename });
+      };
+      worker.onerror = (e) => end(reject, new Error(`worker error: ${e.message}`));
+      worker.onmessage = ({ data }) => {
+        messages.push(data);
+        if (data.type === "status" && data.state === "ready") runNext();
+        else if (data.type === "status" && data.state === "error") end(reject, new Error(data.message));
+        else if (data.type === "failed") end(reject, new Error(`failed: ${data.message}`));
+        else if (data.type === "done") {
+          done.push(data);
+          runNext();
+        }
+      };
+    });
 }

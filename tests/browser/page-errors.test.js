@@ -1,8 +1,8 @@
 // An error in the kernel: a lint marker at the diagnostic's line and column, an entry in the
 // Problems list that moves the cursor there, the stderr in Output, the text kept.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 
-import { getCode, launchBrowser, openPage, runAndWait, screenshot, setCode, startServer, waitForRuntime } from "./harness.js";
+import { getCode, runAndWait, screenshot, setCode, usePlayground } from "./harness.js";
 
 // Line 5, column 5: `nl.load` called outside any kernel.
 const SOURCE = [
@@ -14,21 +14,9 @@ const SOURCE = [
   "",
 ].join("\n");
 
-let server;
-let browser;
+const pg = usePlayground();
 let page;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await openPage(browser.context, server.url);
-  expect(await waitForRuntime(page)).toBe("ready");
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+beforeAll(() => (page = pg.page));
 
 describe("diagnostics", () => {
   test("an error kernel gets a marker at its line and column and a Problems entry", async () => {

@@ -2,28 +2,17 @@
 // an error message shows literally and injects no element anywhere in the page.
 import { readFileSync } from "node:fs";
 
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { launchBrowser, openPage, runAndWait, screenshot, setCode, startServer, waitForRuntime } from "./harness.js";
+import { openPage, runAndWait, screenshot, setCode, usePlayground, waitForRuntime } from "./harness.js";
 
 const SOURCE = readFileSync(new URL("./fixtures/page_html_text.py", import.meta.url), "utf8");
 
-let server;
-let browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const pg = usePlayground({ open: false });
 
 describe("kernel text with HTML in it", () => {
   test("shows literally in every pane and adds no element", async () => {
-    const page = await openPage(browser.context, server.url);
+    const page = await openPage(pg.browser.context, pg.server.url);
     expect(await waitForRuntime(page)).toBe("ready");
     await setCode(page, SOURCE);
     expect(await runAndWait(page)).toBe("error"); // the script ends with a raise

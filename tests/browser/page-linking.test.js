@@ -1,12 +1,12 @@
 // Linking in the built page: a source line lights its IR lines, an IR line its source line,
 // a region its source span and IR block; the breadcrumb follows the cursor.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 
-import { editorLine, launchBrowser, openPage, runAndWait, screenshot, startServer, waitForRuntime } from "./harness.js";
+import { editorLine, runAndWait, screenshot, usePlayground } from "./harness.js";
 
-let server;
-let browser;
+const pg = usePlayground();
 let page;
+beforeAll(() => (page = pg.page));
 
 const linked = (selector) => page.$eval(selector, (el) => el.dataset.linkedLines ?? "");
 /** Indices of the IR lines whose location is tensor_add.py:<line>. */
@@ -21,17 +21,8 @@ const irLinesOf = (line) =>
   );
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await openPage(browser.context, server.url);
   await page.selectOption("#examples", "tensor_add");
-  expect(await waitForRuntime(page)).toBe("ready");
   expect(await runAndWait(page)).toBe("ready");
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 describe("source, IR and regions are linked", () => {

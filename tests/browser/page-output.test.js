@@ -1,25 +1,13 @@
 // The Output pane under a chatty script: every write arrives, in order, in a handful of DOM
 // nodes (writes of one stream extend one node), stdout and stderr keep their order, and a
 // runaway amount of output is cut at the cap with a note instead of growing without bound.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 
-import { launchBrowser, openPage, runAndWait, setCode, startServer, waitForRuntime } from "./harness.js";
+import { runAndWait, setCode, usePlayground } from "./harness.js";
 
-let server;
-let browser;
+const pg = usePlayground();
 let page;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await openPage(browser.context, server.url);
-  expect(await waitForRuntime(page)).toBe("ready");
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+beforeAll(() => (page = pg.page));
 
 describe("Output", () => {
   test("20,000 prints arrive whole and in order, in few nodes", async () => {

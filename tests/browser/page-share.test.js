@@ -1,26 +1,10 @@
 // Share links: the state in the URL hash opens the same code, example and layout in a fresh
 // browser profile; a damaged link says so and falls back to saved or default content.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { getCode, launchBrowser, openPage, screenshot, startServer } from "./harness.js";
+import { getCode, openPage, screenshot, usePlayground } from "./harness.js";
 
-let server;
-const browsers = [];
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  for (const b of browsers) await b.close();
-  await server?.close();
-});
-
-async function fresh() {
-  const b = await launchBrowser();
-  browsers.push(b);
-  return b;
-}
+const pg = usePlayground({ open: false });
 
 const layoutOf = (page) =>
   page.evaluate(() => ({
@@ -31,8 +15,8 @@ const layoutOf = (page) =>
 
 describe("share links", () => {
   test("Copy link restores code, example and layout in a fresh profile, over its saved state", async () => {
-    const a = await fresh();
-    const page = await openPage(a.context, server.url);
+    const a = pg.browser;
+    const page = await openPage(a.context, pg.server.url);
     await page.waitForSelector("html[data-editor-ready]");
     await page.selectOption("#examples", "softmax");
     await page.click(".cm-content");
@@ -50,8 +34,8 @@ describe("share links", () => {
     const layout = await layoutOf(page);
     expect(layout).toEqual({ top: "regions", bottom: "problems", splitX: 0.45 });
 
-    const b = await fresh();
-    const other = await openPage(b.context, server.url);
+    const b = await pg.launch();
+    const other = await openPage(b.context, pg.server.url);
     await other.waitForSelector("html[data-editor-ready]"); // saves the default state first
     await other.goto(link);
     await other.reload(); // a real load of the link, not a same-document hash change
@@ -66,13 +50,13 @@ describe("share links", () => {
   });
 
   test("a damaged or unknown link says so and shows the saved or default code", async () => {
-    const b = await fresh();
-    const page = await openPage(b.context, `${server.url}#v1/not-deflate-at-all`);
+    const b = await pg.launch();
+    const page = await openPage(b.context, `${pg.server.url}#v1/not-deflate-at-all`);
     await page.waitForSelector("html[data-editor-ready]");
     expect(await page.textContent("#notice")).toMatch(/could not be opened: the link is damaged/);
     expect(await getCode(page)).toContain("def tensor_add");
 
-    await page.goto(`${server.url}#v99/abc`);
+    await page.goto(`${pg.server.url}#v99/abc`);
     await page.reload();
     await page.waitForSelector("html[data-editor-ready]");
     expect(await page.textContent("#notice")).toContain('unknown link format "v99"');

@@ -1,28 +1,19 @@
 // A script that never finishes: Stop (and the time limit) terminate the worker, a warm spare
 // takes over, the editor keeps its text, the page says what happened and the next run works.
 // Times are printed, not asserted (a shared machine); the limit only bounds a hang.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 
-import { getCode, launchBrowser, openPage, runAndWait, screenshot, setCode, startServer, statusOf, waitForRuntime } from "./harness.js";
+import { getCode, runAndWait, screenshot, setCode, statusOf, usePlayground } from "./harness.js";
 
 const LOOP = "print('looping', flush=True)\nwhile True:\n    pass\n";
 
-let server;
-let browser;
+const pg = usePlayground();
 let page;
+beforeAll(() => (page = pg.page));
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await openPage(browser.context, server.url);
-  expect(await waitForRuntime(page)).toBe("ready");
   // Stop is fastest with the spare booted; wait for it so the figure below is the warm path.
   await page.waitForFunction(() => window.nkiPlayground.client.spareReady, null, { timeout: 90_000 });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 async function startLoop() {

@@ -1,35 +1,15 @@
 // The built site in Chromium: a cold load gives a usable editor before the runtime is ready,
 // the runtime boots through its stages, an example runs and its IR and regions are shown,
 // everything is served by us, and the editor's text survives a reload.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import {
-  getCode,
-  launchBrowser,
-  openPage,
-  runAndWait,
-  screenshot,
-  setCode,
-  startServer,
-  waitForRuntime,
-} from "./harness.js";
+import { getCode, openPage, runAndWait, screenshot, setCode, usePlayground, waitForRuntime } from "./harness.js";
 
-let server;
-let browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const pg = usePlayground({ open: false });
 
 describe("playground page", () => {
   test("cold load: editor usable first, then the runtime; an example's IR and regions are shown", async () => {
-    const page = await openPage(browser.context);
+    const page = await openPage(pg.browser.context);
     const requests = [];
     page.on("request", (req) => requests.push(req.url()));
     const stages = [];
@@ -42,7 +22,7 @@ describe("playground page", () => {
     });
 
     const t0 = Date.now();
-    await page.goto(server.url);
+    await page.goto(pg.server.url);
     await page.waitForSelector("html[data-editor-ready] .cm-content");
     const editorMs = Date.now() - t0;
     // Typing works before Python is up.
@@ -86,13 +66,13 @@ describe("playground page", () => {
     await screenshot(page, "page-ready");
 
     // Everything came from our own server: no CDN.
-    expect(requests.filter((u) => !u.startsWith(server.url))).toEqual([]);
+    expect(requests.filter((u) => !u.startsWith(pg.server.url))).toEqual([]);
     expect(page.problems).toEqual([]);
     console.log(`editor usable in ${editorMs} ms, runtime ready in ${readyMs} ms (cold, shared CPU)`);
   });
 
   test("examples menu loads a kernel; the text and the layout survive a reload", async () => {
-    const page = await openPage(browser.context, server.url);
+    const page = await openPage(pg.browser.context, pg.server.url);
     const options = await page.$$eval("#examples option", (os) => os.map((o) => [o.value, o.title]));
     expect(options.map(([v]) => v)).toEqual(expect.arrayContaining(["tensor_add", "attention", "softmax"]));
     expect(Object.fromEntries(options).attention).toMatch(/^Single-head attention/);
@@ -111,7 +91,7 @@ describe("playground page", () => {
   });
 
   test("keyboard: Tab indents, Escape then Tab leaves the editor, tabs move with the arrows", async () => {
-    const page = await openPage(browser.context, server.url);
+    const page = await openPage(pg.browser.context, pg.server.url);
     await page.waitForSelector("html[data-editor-ready]");
     await setCode(page, "x = 1\n");
     await page.click(".cm-content");
@@ -136,7 +116,7 @@ describe("playground page", () => {
   });
 
   test("dark theme follows the system and the toggle overrides it", async () => {
-    const page = await openPage(browser.context, server.url);
+    const page = await openPage(pg.browser.context, pg.server.url);
     await page.emulateMedia({ colorScheme: "dark" });
     const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(await bg()).toBe("rgb(22, 24, 29)");

@@ -1,19 +1,12 @@
 // The view components (IR, regions, simulation) in Debian's Chromium on the built harness page
 // (web/views-test.html), fed with traces of real kernels traced in Node.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { serve } from "../../scripts/serve.mjs";
 import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { launchBrowser, openPage, screenshot, startServer } from "./harness.js";
 
-const SITE = fileURLToPath(new URL("../../build/site/", import.meta.url));
-const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const LINE_HEIGHT = 18; // web/src/ir/ir-view.js
 
 // A kernel with a 20,000-line IR and foldable regions (also used by scripts/bench-views.mjs).
@@ -39,14 +32,12 @@ def many(a):
 nki.trace_kernel(many, nt.tensor[[128, 64], nl.float32])
 `;
 
-let server, url, context, profileDir, page;
+let server, browser, page;
 const traces = {};
 let realSims; // html_names.py's simulations, as runSource returns them
 
 beforeAll(async () => {
-  if (!existsSync(join(SITE, "views-test.html"))) {
-    throw new Error(`${SITE} has no views-test.html; build the site first`);
-  }
+  server = await startServer({ needs: ["views-test.html"] });
   const runtime = await createNodeRuntime({ stdout: () => {}, stderr: () => {} });
   const run = (source, filename) => {
     const { exitCode, traces: t, simulations } = runtime.runSource(source, { filename });
@@ -58,27 +49,14 @@ beforeAll(async () => {
   traces.big = run(BIG, "big.py");
   traces.html = run(HTML_NAMES, "html_names.py");
   traces.many = run(MANY, "many.py");
-  ({ server, url } = await serve({ root: SITE, port: 0 }));
-  profileDir = mkdtempSync(join(tmpdir(), "nki-chromium-profile-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 1100 },
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (err) => errors.push(String(err)));
-  await page.goto(`${url}views-test.html`);
+  browser = await launchBrowser({ viewport: { width: 1280, height: 1100 } });
+  page = await openPage(browser.context, `${server.url}views-test.html`);
   await page.waitForFunction(() => document.documentElement.dataset.harness === "ready");
-  page.errors = errors;
 });
 
 afterAll(async () => {
-  await context?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await browser?.close();
+  await server?.close();
 });
 
 // Traces cross as one JSON string: CDP serializes a 16 MB object argument ~20× slower.
@@ -279,8 +257,7 @@ describe("simulation view and escaping", () => {
     expect(await page.textContent(".nkp-sim-print-text")).toMatch(/^<img src=x onerror=alert\(1\)> t = \[\[0/);
     await page.click(".nkp-sim-print .nkp-sim-src");
     expect((await events("sourceClick")).at(-1).args[0]).toEqual({ file: "html_names.py", line: 12, col: 5 });
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, "views-sim.png"), fullPage: true });
+    await screenshot(page, "views-sim", { fullPage: true });
   });
 
   test("edge cases: >2-D, downsampled, not kept, all NaN, warnings", async () => {
@@ -313,7 +290,7 @@ describe("simulation view and escaping", () => {
     expect(await page.textContent("#regions")).toContain("@<b>x</b>");
     expect(await page.textContent("#sim")).toContain("@<b>x</b>");
     expect(await page.textContent("#sim")).toContain("<img src=x onerror=alert(1)> t =");
-    expect(page.errors).toEqual([]);
+    expect(page.problems).toEqual([]);
   });
 
   test("dark colour scheme: the panes follow the inherited color-scheme", async () => {
@@ -327,15 +304,13 @@ describe("simulation view and escaping", () => {
     expect(light[0]).toBe("rgb(255, 255, 255)");
     expect(dark[0]).toBe("rgb(13, 17, 23)");
     expect(dark[1]).not.toBe(light[1]);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, "views-dark.png") });
+    await screenshot(page, "views-dark");
     await page.emulateMedia({ colorScheme: "light" });
   });
 
   test("two kernels, one of 20,000 lines, side by side: bounded rows; screenshot", async () => {
     await mount([...traces.causal, ...traces.big]);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, "views-ir-regions.png") });
+    await screenshot(page, "views-ir-regions");
     expect(await page.$$eval("#ir .nkp-ir-line", (e) => e.length)).toBeLessThanOrEqual(Math.ceil(400 / LINE_HEIGHT) + 26);
   });
 });

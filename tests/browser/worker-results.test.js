@@ -1,40 +1,21 @@
 // The built site's worker (build/site) in Chromium, driven through the worker protocol only (not
 // the page's UI): a run's `done` message carries diagnostics and simulations, tensor data arriving
 // as Float32Array (posted with transfer lists), each trace posted as a `trace` message first.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 
-import { serve } from "../../scripts/serve.mjs";
-
-const SITE = fileURLToPath(new URL("../../build/site/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { launchBrowser, openWorkerPage, startServer } from "./harness.js";
 
 let server;
-let url;
-let context;
-let profileDir;
+let browser;
 
 beforeAll(async () => {
-  if (!existsSync(join(SITE, "index.html"))) throw new Error(`${SITE} has no index.html; build the site first`);
-  ({ server, url } = await serve({ root: SITE, port: 0 }));
-  profileDir = mkdtempSync(join(tmpdir(), "nki-chromium-profile-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  server = await startServer();
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await context?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await browser?.close();
+  await server?.close();
 });
 
 const SCRIPT = `import numpy as np
@@ -54,39 +35,16 @@ np.testing.assert_allclose(y, a + 2)
 `;
 
 test("done carries diagnostics and simulations with Float32Array data", async () => {
-  const page = await context.newPage();
-  // Learn the worker's URL from the page's own `new Worker(...)`.
-  await page.addInitScript(() => {
-    const Original = window.Worker;
-    window.Worker = class extends Original {
-      constructor(u, opts) {
-        super(u, opts);
-        window.__workerUrl = String(new URL(u, location.href));
-        window.__workerOpts = opts;
-      }
-    };
-  });
-  await page.goto(url);
-  await page.waitForFunction(() => window.__workerUrl, null, { timeout: 30_000 });
+  const page = await openWorkerPage(browser.context, server.url);
   const done = await page.evaluate(async (source) => {
-    const worker = new Worker(window.__workerUrl, window.__workerOpts);
-    const streamed = []; // the `trace` messages, each with how many messages came before it
-    let count = 0;
-    const message = await new Promise((resolve, reject) => {
-      worker.onmessage = ({ data }) => {
-        count++;
-        if (data.type === "trace") streamed.push({ id: data.id, text: data.trace.text, irJson: data.trace.irJson, at: count });
-        if (data.type === "status" && data.state === "ready") worker.postMessage({ type: "run", id: 7, source, filename: "w.py" });
-        if (data.type === "status" && data.state === "error") reject(new Error(data.message));
-        if (data.type === "done" || data.type === "failed") resolve(data);
-      };
-    });
-    worker.terminate();
+    const { done: [message], messages } = await window.runInBuiltWorker([{ id: 7, source, filename: "w.py" }]);
+    const streamed = messages.filter((m) => m.type === "trace");
+    const doneAt = messages.indexOf(message);
     const sim = message.simulations?.[0];
     return {
-      streamed: streamed.map((t) => ({ id: t.id, beforeDone: t.at < count })),
+      streamed: streamed.map((t) => ({ id: t.id, beforeDone: messages.indexOf(t) < doneAt })),
       streamedEqualsDone: streamed.length === message.traces?.length &&
-        streamed.every((t, i) => t.text === message.traces[i].text && t.irJson === message.traces[i].irJson),
+        streamed.every((t, i) => t.trace.text === message.traces[i].text && t.trace.irJson === message.traces[i].irJson),
       type: message.type,
       id: message.id,
       exitCode: message.exitCode,

@@ -18,9 +18,13 @@ export function cli(args, { cwd = ROOT, env = process.env } = {}) {
   });
 }
 
+/** `text` with the five entities the HTML escaper writes turned back into characters. */
+export function decodeEntities(text) {
+  return text.replace(/&(lt|gt|amp|quot|#39);/g, (_, e) => ({ lt: "<", gt: ">", amp: "&", quot: '"', "#39": "'" })[e]);
+}
+
 /** The text of the <template class="nkp-ir-json"> in a pre-rendered embed, entity-decoded. */
 export function embeddedJson(html) {
   const m = /<template class="nkp-ir-json">([\s\S]*?)<\/template>/.exec(html);
-  if (!m) return null;
-  return m[1].replace(/&(lt|gt|amp|quot|#39);/g, (_, e) => ({ lt: "<", gt: ">", amp: "&", quot: '"', "#39": "'" })[e]);
+  return m ? decodeEntities(m[1]) : null;
 }
