@@ -2,47 +2,15 @@
 // and exact message, reported at the user's line and column (found from a marker fragment in
 // the snippet), the source line with a caret, no frames of our own package, and a clean trace
 // state afterwards.
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { HEAD as NKI_HEAD, locate, pythonHarness } from "./harness.js";
 
-let runtime;
-let err = "";
-let out = "";
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: (t) => (out += t), stderr: (t) => (err += t) });
-});
-
-afterEach(() => {
-  expect(runtime.core.nki_ctx_or_none()).toBe(null);
-});
-
-const HEAD = `import numpy as np
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.typing as nt
-from neuronxcc.nki.typing import scalar
-`;
+const HEAD = `${NKI_HEAD}from neuronxcc.nki.typing import scalar\n`;
 const TRACE = (args) => `nki.trace_kernel(k, ${args})\n`;
 const A = "nt.tensor[[256, 512], nl.float32]";
 
-/** Where `fragment` starts in `src`: "line:col", both 1-based. */
-function locate(src, fragment) {
-  const lines = src.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const c = lines[i].indexOf(fragment);
-    if (c >= 0) return `${i + 1}:${c + 1}`;
-  }
-  throw new Error(`fragment not in snippet: ${fragment}`);
-}
-
-function run(src) {
-  err = "";
-  out = "";
-  const { exitCode } = runtime.runSource(src, { filename: "diag.py" });
-  return { exitCode, err, out };
-}
+const py = pythonHarness("diag.py");
 
 const cases = [
   {
@@ -215,14 +183,7 @@ describe("diagnostics", () => {
         c.script ??
         `${HEAD}${c.prelude ?? ""}@nki.jit\n${c.sig ?? "def k(a):"}\n${c.body}${TRACE(c.grid ? `k${c.grid}, ${A}`.replace(/^k/, "") : A)}`
           .replace("nki.trace_kernel(k, [2], ", "nki.trace_kernel(k[2], ");
-      const where = locate(src, (c.at_prefix ?? "") + c.at);
-      const [line, col] = where.split(":").map(Number);
-      const expected = `diag.py:${line}:${col + (c.at_prefix ?? "").length}: error: ${c.text}`;
-      const r = run(src);
-      expect(r.exitCode).toBe(1);
-      expect(r.err).toContain(expected);
-      expect(r.err).toMatch(/\n {4}\S.*\n {4} *\^/); // the source line and a caret
-      expect(r.err).not.toMatch(/neuronxcc|\/nki\/python|_core\.py|_kernel\.py|_frontend|_control/);
+      py.expectError(src, c.at, c.text, { prefix: c.at_prefix });
     });
   }
 });
@@ -230,17 +191,17 @@ describe("diagnostics", () => {
 describe("warnings", () => {
   test("rebinding a tensor inside a loop warns at the assignment", () => {
     const src = `${HEAD}import warnings\nwarnings.simplefilter("always")\n@nki.jit\ndef k(a):\n    t = nl.zeros((128, 512), nl.float32)\n    for i in nl.affine_range(2):\n        t = nl.load(a[i * 128 + nl.arange(128)[:, None], nl.arange(512)[None, :]])\n    return None\n${TRACE(A)}`;
-    const r = run(src);
+    const r = py.run(src);
     expect(r.exitCode).toBe(0);
     const line = locate(src, "        t = nl.load").split(":")[0];
-    expect(r.err).toContain(`diag.py:${line}: UserWarning: shadowing local tensor 'float32 t[128, 512]' with a new object, use 't[...] =' if you want to update the existing object`);
+    expect(py.err).toContain(`diag.py:${line}: UserWarning: shadowing local tensor 'float32 t[128, 512]' with a new object, use 't[...] =' if you want to update the existing object`);
   });
 
   test("block dimensions are accepted with NKI's deprecation warning", () => {
     const src = `${HEAD}import warnings\nwarnings.simplefilter("always")\n@nki.jit\ndef k(a):\n    buf = nl.ndarray((2, nl.par_dim(128), 512), nl.float32, buffer=nl.sbuf)\n    t = nl.load(a[0:128, :])\n    return None\n${TRACE(A)}`;
-    const r = run(src);
+    const r = py.run(src);
     expect(r.exitCode).toBe(0);
     const line = locate(src, "buf = nl.ndarray").split(":")[0];
-    expect(r.err).toContain(`diag.py:${line}: DeprecationWarning: Block dimension is deprecated.`);
+    expect(py.err).toContain(`diag.py:${line}: DeprecationWarning: Block dimension is deprecated.`);
   });
 });

@@ -1,64 +1,13 @@
 // nki.language element-wise math, reductions and selects in real Pyodide over the real core: the
 // IR lines each API produces (docs/ops/math.md) and NKI's diagnostics at the user's line.
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { F32, HEAD, locate, pythonHarness } from "./harness.js";
 
-let runtime;
-let out = "";
-let err = "";
+const py = pythonHarness("m.py", { returnNone: true });
+const { ir, expectError, script } = py;
 
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: (t) => (out += t), stderr: (t) => (err += t) });
-});
-
-afterEach(() => {
-  expect(runtime.core.nki_ctx_or_none()).toBe(null);
-});
-
-const HEAD = `import numpy as np
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.isa as nisa
-import neuronxcc.nki.typing as nt
-`;
-
-const F32 = (s) => `nt.tensor[[${s}], nl.float32]`;
 const XY = `${F32("128, 64")}, ${F32("128, 64")}`;
-
-function script(sig, body, args) {
-  return `${HEAD}@nki.jit\ndef k(${sig}):\n${body}\n    return None\nnki.trace_kernel(k, ${args})\n`;
-}
-
-/** IR lines (locations stripped, trimmed) of a script that must trace cleanly. */
-function ir(src) {
-  err = "";
-  const r = runtime.runSource(src, { filename: "m.py" });
-  expect(r.exitCode, err).toBe(0);
-  return r.traces
-    .map((t) => t.text)
-    .join("\n")
-    .split("\n")
-    .map((l) => l.replace(/\s+@ .*$/, "").trim());
-}
-
-function locate(src, fragment) {
-  const ls = src.split("\n");
-  for (let i = 0; i < ls.length; i++) {
-    const c = ls[i].indexOf(fragment);
-    if (c >= 0) return `${i + 1}:${c + 1}`;
-  }
-  throw new Error(`fragment not in snippet: ${fragment}`);
-}
-
-function expectError(src, at, text) {
-  err = "";
-  const r = runtime.runSource(src, { filename: "m.py" });
-  expect(r.exitCode).toBe(1);
-  expect(err).toContain(`m.py:${locate(src, at)}: error: ${text}`);
-  expect(err).toMatch(/\n {4}\S.*\n {4} *\^/);
-  expect(err).not.toMatch(/neuronxcc|\/nki\/python|_core\.py|_kernel\.py|_math|_reduction|_ops\.py/);
-}
 
 const LOAD = `    x = nl.load(a)
     y = nl.load(b)
@@ -254,10 +203,9 @@ describe("diagnostics at the user's line", () => {
   for (const [name, src, at, text] of cases) test(name, () => expectError(src, at, text));
 
   test("an nl math API outside a kernel raises NKI's outside-kernel error", () => {
-    err = "";
     const src = `${HEAD}x = nt.tensor[[128, 64], nl.float32]\ny = nl.exp(x)\n`;
-    const r = runtime.runSource(src, { filename: "m.py" });
+    const r = py.run(src);
     expect(r.exitCode).toBe(1);
-    expect(err).toContain("m.py:7:5: error: RuntimeError: calling NKI API outside of NKI kernels is not supported.");
+    expect(py.err).toContain(`m.py:${locate(src, "nl.exp(")}: error: RuntimeError: calling NKI API outside of NKI kernels is not supported.`);
   });
 });

@@ -1,60 +1,12 @@
 // nki.language reductions, normalisations, loop_reduce and the fp32/bfp16/finfo constants in real
 // Pyodide over the real core, and two tutorial-shaped kernels (rmsnorm, softmax).
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { F32, HEAD as NKI_HEAD, pythonHarness } from "./harness.js";
 
-let runtime;
-let out = "";
-let err = "";
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: (t) => (out += t), stderr: (t) => (err += t) });
-});
-
-afterEach(() => {
-  expect(runtime.core.nki_ctx_or_none()).toBe(null);
-});
-
-const HEAD = `import math
-import numpy as np
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.isa as nisa
-import neuronxcc.nki.typing as nt
-`;
-
-const F32 = (s) => `nt.tensor[[${s}], nl.float32]`;
-
-function script(sig, body, args) {
-  return `${HEAD}@nki.jit\ndef k(${sig}):\n${body}\n    return None\nnki.trace_kernel(k, ${args})\n`;
-}
-
-function run(src) {
-  out = "";
-  err = "";
-  return runtime.runSource(src, { filename: "r.py" });
-}
-
-function ir(src) {
-  const r = run(src);
-  expect(r.exitCode, err).toBe(0);
-  return r.traces
-    .map((t) => t.text)
-    .join("\n")
-    .split("\n")
-    .map((l) => l.replace(/\s+@ .*$/, "").trim());
-}
-
-function expectError(src, at, text) {
-  const r = run(src);
-  expect(r.exitCode).toBe(1);
-  const ls = src.split("\n");
-  const line = ls.findIndex((l) => l.includes(at));
-  expect(line).toBeGreaterThanOrEqual(0);
-  expect(err).toContain(`r.py:${line + 1}:${ls[line].indexOf(at) + 1}: error: ${text}`);
-  expect(err).not.toMatch(/neuronxcc|\/nki\/python|_core\.py|_kernel\.py|_math|_reduction|_ops\.py/);
-}
+const HEAD = `import math\n${NKI_HEAD}`;
+const py = pythonHarness("r.py", { head: HEAD, returnNone: true });
+const { ir, expectError, run, script } = py;
 
 describe("reductions", () => {
   test("sum/max/min/prod/all are tensor_reduce; a 2-D reduction is a (P, 1) column", () => {
@@ -151,8 +103,8 @@ try:
 except ValueError as e:
     print("ValueError", e)
 `);
-    expect(r.exitCode, err).toBe(0);
-    expect(out).toBe(
+    expect(r.exitCode, py.err).toBe(0);
+    expect(py.out).toBe(
       "0xff7fffff True\nTrue -inf\n16 0.0078125 3.3895313892515355e+38 65504.0 1.1754943508222875e-38\n" +
         "ValueError data type 'int32' not inexact\n",
     );

@@ -1,69 +1,12 @@
 // Matmul and transposes in real Pyodide over the real core: nl.matmul / nisa.nc_matmul, PSUM
 // accumulation folded into the matmul, operand masks, nl.transpose / nisa.nc_transpose, kernels
 // shaped like the matmul tutorial and SD attention, and NKI's diagnostics at the user's line.
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { BF, F32, HEAD, irLines, pythonHarness } from "./harness.js";
 
-let runtime;
-let err = "";
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: () => {}, stderr: (t) => (err += t) });
-});
-
-afterEach(() => {
-  expect(runtime.core.nki_ctx_or_none()).toBe(null);
-});
-
-const HEAD = `import numpy as np
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.isa as nisa
-import neuronxcc.nki.typing as nt
-`;
-
-/** A script defining kernel `k(sig)` with `body` and tracing it on `args`. */
-function script(sig, body, args) {
-  return `${HEAD}@nki.jit\ndef k(${sig}):\n${body}\nnki.trace_kernel(k, ${args})\n`;
-}
-
-/** Traces the script; returns the IR text (fails the test on an error). */
-function ir(src) {
-  err = "";
-  const r = runtime.runSource(src, { filename: "mm.py" });
-  expect(r.err ?? err, err).toBe(err);
-  expect(r.exitCode, err).toBe(0);
-  return r.traces.map((t) => t.text).join("\n");
-}
-
-/** IR lines without their source locations, trimmed. */
-function lines(text) {
-  return text.split("\n").map((l) => l.replace(/\s+@ .*$/, "").trim());
-}
-
-/** Where `fragment` starts in `src`: "line:col", both 1-based. */
-function locate(src, fragment) {
-  const ls = src.split("\n");
-  for (let i = 0; i < ls.length; i++) {
-    const c = ls[i].indexOf(fragment);
-    if (c >= 0) return `${i + 1}:${c + 1}`;
-  }
-  throw new Error(`fragment not in snippet: ${fragment}`);
-}
-
-/** Runs a failing script: NKI's class and message at the fragment's position, no leaks. */
-function expectError(src, at, text) {
-  err = "";
-  const r = runtime.runSource(src, { filename: "mm.py" });
-  expect(r.exitCode).toBe(1);
-  expect(err).toContain(`mm.py:${locate(src, at)}: error: ${text}`);
-  expect(err).toMatch(/\n {4}\S.*\n {4} *\^/);
-  expect(err).not.toMatch(/neuronxcc|\/nki\/python|_core\.py|_kernel\.py|_frontend|_control|_movement|_tensor_engine/);
-}
-
-const BF = (s) => `nt.tensor[[${s}], nl.bfloat16]`;
-const F32 = (s) => `nt.tensor[[${s}], nl.float32]`;
+const py = pythonHarness("mm.py");
+const { ir, irText, expectError, script } = py;
 
 describe("nl.matmul and nisa.nc_matmul", () => {
   test("transpose_x=True is one nc_matmul into fp32 PSUM; the copy evicts with a cast", () => {
@@ -75,7 +18,7 @@ describe("nl.matmul and nisa.nc_matmul", () => {
     res_sb = nl.copy(res, dtype=out.dtype)
     nl.store(out, value=res_sb)
     return out`;
-    const l = lines(ir(script("lhsT, rhs", body, `${BF("128, 64")}, ${BF("128, 512")}`)));
+    const l = ir(script("lhsT, rhs", body, `${BF("128, 64")}, ${BF("128, 512")}`));
     expect(l).toContain("%res = tensor.nc_matmul %lhs, %rhs_t : psum f32[64,512]");
     expect(l).toContain("%res_sb = vector.tensor_copy %res : sbuf bf16[64,512]");
   });
@@ -84,7 +27,7 @@ describe("nl.matmul and nisa.nc_matmul", () => {
     const body = `    x_t = nl.load(x)
     y_t = nl.load(y)
     r = nl.matmul(x_t, y_t)`;
-    const l = lines(ir(script("x, y", body, `${F32("64, 128")}, ${F32("128, 256")}`)));
+    const l = ir(script("x, y", body, `${F32("64, 128")}, ${F32("128, 256")}`));
     const i = l.indexOf("%x_t_T_psum = tensor.nc_transpose %x_t : psum f32[128,64]");
     expect(i).toBeGreaterThan(0);
     expect(l[i + 1]).toBe("%x_t_T = vector.tensor_copy %x_t_T_psum : sbuf f32[128,64]");
@@ -95,7 +38,7 @@ describe("nl.matmul and nisa.nc_matmul", () => {
     const body = `    a = nl.load(x)
     b = nl.load(y)
     c = nisa.nc_matmul(stationary=a, moving=b, is_moving_onezero=True, tile_position=(0, 64), tile_size=(64, 64))`;
-    const l = lines(ir(script("x, y", body, `${BF("64, 64")}, ${BF("64, 512")}`)));
+    const l = ir(script("x, y", body, `${BF("64, 64")}, ${BF("64, 512")}`));
     expect(l).toContain(
       "%c = tensor.nc_matmul %a, %b {is_moving_onezero = 1, tile_position = [0,64], tile_size = [64,64]} : psum f32[64,512]",
     );
@@ -105,7 +48,7 @@ describe("nl.matmul and nisa.nc_matmul", () => {
     const body = `    a = nl.load(x)
     b = nl.load(y)
     c = nisa.nc_matmul(a, b, perf_mode="double_row_gen3")`;
-    const l = lines(ir(script("x, y", body, `nt.tensor[[128, 2, 16], nl.float8_e5m2], nt.tensor[[128, 2, 512], nl.float8_e5m2]`)));
+    const l = ir(script("x, y", body, `nt.tensor[[128, 2, 16], nl.float8_e5m2], nt.tensor[[128, 2, 512], nl.float8_e5m2]`));
     expect(l).toContain("%c = tensor.nc_matmul %a, %b {perf_mode = double_row_gen3} : psum f32[16,512]");
   });
 
@@ -121,8 +64,8 @@ describe("nl.matmul and nisa.nc_matmul", () => {
     b0 = nl.load(y[0:128, :])
     first = nl.zeros((128, 512), nl.float32, buffer=nl.psum)
     first[...] = nisa.nc_matmul(a0, b0)`;
-    const text = ir(script("x, y", body, `${BF("512, 128")}, ${BF("512, 512")}`));
-    const l = lines(text);
+    const text = irText(script("x, y", body, `${BF("512, 128")}, ${BF("512, 512")}`));
+    const l = irLines(text);
     expect(l).toContain("tensor.nc_matmul %acc, %a, %b {accumulate = 1}");
     expect(l).toContain("tensor.nc_matmul %acc2, %a, %b {accumulate = 1}");
     expect(l).toContain("tensor.nc_matmul %first, %a0, %b0 {accumulate = 0}");
@@ -135,7 +78,7 @@ describe("nl.matmul and nisa.nc_matmul", () => {
     a = nl.load(x)
     b = nl.load(y)
     r = nl.matmul(a[i_f <= 64], b[j_f < 256], transpose_x=True)`;
-    const l = lines(ir(script("x, y", body, `${BF("128, 128")}, ${BF("128, 512")}`)));
+    const l = ir(script("x, y", body, `${BF("128, 128")}, ${BF("128, 512")}`));
     expect(l).toContain("%r = tensor.nc_matmul %a, %b {mask = (p <= 64) & (f < 256)} : psum f32[128,512]");
   });
 });
@@ -146,7 +89,7 @@ describe("transposes", () => {
     st = nl.transpose(s)
     b = nl.load(x)
     bt = nl.transpose(b, dtype=nl.bfloat16)`;
-    const l = lines(ir(script("x", body, F32("128, 96"))));
+    const l = ir(script("x", body, F32("128, 96")));
     expect(l).toContain("%st = vector.nc_transpose %s : sbuf f32[16,32]");
     expect(l).toContain("%b_T_psum = tensor.nc_transpose %b : psum f32[96,128]");
     expect(l).toContain("%bt = vector.tensor_copy %b_T_psum : sbuf bf16[96,128]");
@@ -157,7 +100,7 @@ describe("transposes", () => {
     t1 = nisa.nc_transpose(a)
     t2 = nisa.nc_transpose(a[0:32, 0, 0:2], engine=nisa.vector_engine)
     t3 = nisa.nc_transpose(a, dtype=nl.bfloat16)`;
-    const l = lines(ir(script("x", body, F32("128, 4, 16"))));
+    const l = ir(script("x", body, F32("128, 4, 16")));
     expect(l).toContain("%t1 = tensor.nc_transpose %a : psum f32[64,128]");
     expect(l).toContain("%t2 = vector.nc_transpose %a[p, 0, f] : sbuf f32[2,32]");
     expect(l).toContain("%t3 = vector.tensor_copy %a_T : sbuf bf16[64,128]");
@@ -183,7 +126,7 @@ describe("tutorial-shaped kernels", () => {
             res_sb = nl.copy(res_psum, dtype=result.dtype)
             nl.store(result[m * 128:(m + 1) * 128, n * 512:(n + 1) * 512], value=res_sb)
     return result`;
-    const l = lines(ir(script("lhsT, rhs", body, `${BF("256, 256")}, ${BF("256, 1024")}`)));
+    const l = ir(script("lhsT, rhs", body, `${BF("256, 256")}, ${BF("256, 1024")}`));
     expect(l).toContain("tensor.nc_matmul %res_psum, %lhsT_tiles[%k.2, p, f], %rhs_tiles[%k.2, p, f] {accumulate = 1}");
     expect(l).toContain("%res_sb = vector.tensor_copy %res_psum : sbuf bf16[128,512]");
     expect(l).toContain("dma.store %result[128*%m + p, 512*%n + f], %res_sb");
@@ -207,7 +150,7 @@ describe("tutorial-shaped kernels", () => {
         att += nisa.nc_matmul(stationary=probs_t[j], moving=v_t)
     nl.store(out, value=nl.copy(att, dtype=out.dtype))
     return out`;
-    const l = lines(ir(script("q, k_ref, v", body, `${F32("4096, 64")}, ${F32("4096, 64")}, ${F32("4096, 64")}`)));
+    const l = ir(script("q, k_ref, v", body, `${F32("4096, 64")}, ${F32("4096, 64")}, ${F32("4096, 64")}`));
     expect(l).toContain("%q_t = dma.load_transpose2d %q[p, f] : sbuf f32[64,128]");
     expect(l).toContain("tensor.nc_matmul %qk, %q_t, %k_t {accumulate = 0}");
     expect(l).toContain("%tp = tensor.nc_transpose %probs[p, 128*%j + f] : psum bf16[128,128]");
@@ -249,9 +192,8 @@ for m in range(M):
         want2 = sum(X[m][k] * B[k][n] for k in range(128))
         assert C2[m][n] == want2, (m, n, C2[m][n], want2)
 `;
-    err = "";
-    const r = runtime.runSource(src, { filename: "mm.py" });
-    expect(err).toBe("");
+    const r = py.run(src);
+    expect(py.err).toBe("");
     expect(r.exitCode).toBe(0);
   });
 });

@@ -2,50 +2,16 @@
 // core: the IR line each produces (docs/ops/math.md), the enums, and tutorial-shaped kernels
 // (layernorm with bn_stats, SD attention's causal mask, mamba's scan). Diagnostics are in
 // vector_isa_errors.test.js.
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { F32, HEAD as NKI_HEAD, pythonHarness } from "./harness.js";
 
-let runtime;
-let out = "";
-let err = "";
+const HEAD = `import math\nimport json\n${NKI_HEAD}`;
+const py = pythonHarness("v.py", { head: HEAD, returnNone: true });
+const { ir, script } = py;
 
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: (t) => (out += t), stderr: (t) => (err += t) });
-});
-
-afterEach(() => {
-  expect(runtime.core.nki_ctx_or_none()).toBe(null);
-});
-
-const HEAD = `import math
-import json
-import numpy as np
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.isa as nisa
-import neuronxcc.nki.typing as nt
-`;
-
-const F32 = (s) => `nt.tensor[[${s}], nl.float32]`;
 const XY = `${F32("128, 64")}, ${F32("128, 64")}`;
 const LOAD = "    x = nl.load(a)\n    y = nl.load(b)\n";
-
-function script(sig, body, args) {
-  return `${HEAD}@nki.jit\ndef k(${sig}):\n${body}\n    return None\nnki.trace_kernel(k, ${args})\n`;
-}
-
-function ir(src) {
-  out = "";
-  err = "";
-  const r = runtime.runSource(src, { filename: "v.py" });
-  expect(r.exitCode, err).toBe(0);
-  return r.traces
-    .map((t) => t.text)
-    .join("\n")
-    .split("\n")
-    .map((l) => l.replace(/\s+@ .*$/, "").trim());
-}
 
 describe("Scalar engine: activation", () => {
   test("op(data * scale + bias): scalar or (P,1) scale, (P,1) bias, dtype=", () => {
@@ -82,7 +48,7 @@ t = nki.trace_kernel(k, ${XY})
 ops = [o for o in json.loads(t.to_json())["body"]["body"] if o.get("opcode") == "activation"]
 print([(o["role"], "scalar" in o) for o in ops[0]["operands"]], ops[0]["attrs"])
 `);
-    expect(out).toBe(
+    expect(py.out).toBe(
       "[('data', False), ('bias', False), ('scale', True), ('reduce_res', False)] " +
         "{'op': 'exp', 'reduce_op': 'add', 'reduce_cmd': 'reset_reduce'}\n",
     );
@@ -118,7 +84,7 @@ describe("Vector / GpSimd element-wise instructions", () => {
     const l = ir(script("a, b", `${LOAD}    s = nisa.tensor_scalar(x, np.multiply, 2.0, op1=np.add, operand1=1.0, engine=nisa.scalar_engine)
     print(nisa.get_nc_version() == nisa.nc_version.gen3)`, XY).replace("@nki.jit", '@nki.jit(platform_target="trn2")'));
     expect(l).toContain("%s = scalar.tensor_scalar %x, 2.0, 1.0 {op0 = multiply, op1 = add} : sbuf f32[128,64]");
-    expect(out).toBe("True\n");
+    expect(py.out).toBe("True\n");
   });
 
   test("scalar_tensor_tensor, tensor_scalar_reduce, reciprocal, dropout", () => {
@@ -277,6 +243,6 @@ print(nisa.vector_engine is nisa.engine.vector, nisa.unknown_engine is nisa.engi
 print([int(c) for c in (nisa.reduce_cmd.idle, nisa.reduce_cmd.reset, nisa.reduce_cmd.reduce, nisa.reduce_cmd.reset_reduce)])
 print(nisa.get_nc_version() is nisa.nc_version.gen2, int(nisa.nc_version.gen3))
 `);
-    expect(out).toBe("1 5 2 3 6 0\nTrue True 4\n[0, 1, 2, 3]\nTrue 3\n");
+    expect(py.out).toBe("1 5 2 3 6 0\nTrue True 4\n[0, 1, 2, 3]\nTrue 3\n");
   });
 });

@@ -1,30 +1,18 @@
 // runSource()'s structured results: diagnostics (the error that ended the script, warnings it
 // printed) and simulations (tensors as float32 with statistics, device_print, simulator
 // warnings, comparisons against a reference) — real Pyodide and the real wasm core.
-import { beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
 import { maxAbsError, stats, toFloat32 } from "../../wasm/js/results.mjs";
+import { pythonHarness } from "../python/harness.js";
 
 const HEAD = `import numpy as np
 import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
 `;
 
-let runtime;
-let out = "";
-let err = "";
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: (t) => (out += t), stderr: (t) => (err += t) });
-});
-
-beforeEach(() => {
-  out = "";
-  err = "";
-});
-
-const run = (src, filename = "r.py") => runtime.runSource(src, { filename });
+const py = pythonHarness("r.py");
+const { run } = py;
 
 describe("diagnostics", () => {
   test("the error that ended the script: position, class, message, the printed text", () => {
@@ -35,7 +23,7 @@ describe("diagnostics", () => {
     expect(d).toMatchObject({ severity: "error", file: "r.py", line: 5, col: 1, end_line: 5, end_col: 11 });
     expect(d.class).toBe("RuntimeError");
     expect(d.message).toBe("calling NKI API outside of NKI kernels is not supported.");
-    expect(d.rendered).toBe(err);
+    expect(d.rendered).toBe(py.err);
     expect(d).toHaveProperty("code");
   });
 
@@ -43,7 +31,7 @@ describe("diagnostics", () => {
     const r = run("a = 1\nb = (2 +\n");
     expect(r.exitCode).toBe(1);
     expect(r.diagnostics).toMatchObject([{ severity: "error", class: "SyntaxError", file: "r.py", line: 2, col: 5 }]);
-    expect(r.diagnostics[0].rendered).toBe(err);
+    expect(r.diagnostics[0].rendered).toBe(py.err);
     expect(r.traces).toEqual([]);
   });
 
@@ -55,7 +43,7 @@ describe("diagnostics", () => {
     const [w] = r.diagnostics;
     expect(w).toMatchObject({ severity: "warning", class: "UserWarning", file: "r.py", line: 10, col: 13 });
     expect(w.message).toMatch(/^shadowing local tensor 'float32 t\[128, 512\]'/);
-    expect(err).toContain(w.rendered);
+    expect(py.err).toContain(w.rendered);
   });
 
   test("a kernel run in a device mode: the one-time 'no Neuron device' notice is a warning", () => {
@@ -70,7 +58,7 @@ device_only_once(np.zeros((2, 2), dtype=np.float32))
     expect(r.exitCode).toBe(0);
     expect(r.diagnostics).toMatchObject([{ severity: "warning", file: "r.py", line: 9, col: 1 }]);
     expect(r.diagnostics[0].message).toMatch(/^nki-playground: no Neuron device here; 'device_only_once' \(baremetal\)/);
-    expect(err).toBe(r.diagnostics[0].rendered);
+    expect(py.err).toBe(r.diagnostics[0].rendered);
   });
 
   test("a clean run has no diagnostics and no simulations", () => {
@@ -143,13 +131,13 @@ def half(x):
 y = half(np.ones((128, 2), dtype=np.float32))
 `);
     expect(r.exitCode).toBe(0);
-    expect(out).toBe("first [[1. 1.]]\n");
+    expect(py.out).toBe("first [[1. 1.]]\n");
     const [sim] = r.simulations;
     expect(sim.prints).toEqual([{ text: "first [[1. 1.]]", file: "r.py", line: 9, col: 5 }]);
     expect(sim.warnings).toHaveLength(1);
     expect(sim.warnings[0]).toMatchObject({ file: "r.py", line: 10, col: 5, code: "unwritten-read" });
     expect(sim.warnings[0].message).toMatch(/^reading memory that was never written: 'store' reads `buf\[64, 0\]`/);
-    expect(err).toBe(`r.py:10:5: warning: ${sim.warnings[0].message}\n`);
+    expect(py.err).toBe(`r.py:10:5: warning: ${sim.warnings[0].message}\n`);
     const [o] = sim.outputs;
     expect(o.nan_count).toBe(128);
     expect(o).toMatchObject({ min: 1, max: 1, mean: 1 });
@@ -171,7 +159,7 @@ y = rep(np.zeros((1, 2), dtype=np.float32), np.array([[0]], dtype=np.int32))
     const [w] = r.simulations[0].warnings;
     expect(w).toMatchObject({ file: "r.py", line: 9, code: "dynamic-trip" });
     expect(w.message).toBe("dynamic loop trip count is 0; the loop runs once (On-chip while loop cannot scale to zero)");
-    expect(err).toBe(`r.py:9:${w.col}: warning: ${w.message}\n`);
+    expect(py.err).toBe(`r.py:9:${w.col}: warning: ${w.message}\n`);
   });
 
   test("comparisons with a simulated output: allclose, array_equal, testing.*", () => {
@@ -187,7 +175,7 @@ np.testing.assert_array_equal(y[0:1], (a + 1)[0:1])
 print(np.allclose(a, a), np.isclose(y, a + 1).all())
 np.testing.assert_allclose(y, a + 1.5, atol=0.1)
 `);
-    expect(out).toBe("True False\nTrue True\n");
+    expect(py.out).toBe("True False\nTrue True\n");
     expect(r.exitCode).toBe(1);
     const cs = r.simulations[0].comparisons;
     expect(cs.map((c) => [c.label, c.ok, c.max_abs_err, c.line])).toEqual([
@@ -216,7 +204,7 @@ y = inc(a)
 y[0, 0] = 5.0
 print(np.allclose(y, a + 1))
 `);
-    expect(out).toBe("False\n");
+    expect(py.out).toBe("False\n");
     const [c] = r.simulations[0].comparisons;
     expect([...c.actual.data]).toEqual([5, 1, 1, 1]);
     expect([...r.simulations[0].outputs[0].data]).toEqual([1, 1, 1, 1]); // as simulated
@@ -266,8 +254,8 @@ for equal_nan in (False, True):
             same.append(bulk.tolist() == slow.tolist())
 print(all(same), len(same), np.array_equal(a, a), np.array_equal(b, b + 1))
 `);
-    expect(err).toBe("");
-    expect(out).toBe("True 12 False False\n"); // a holds NaNs: not equal to itself
+    expect(py.err).toBe("");
+    expect(py.out).toBe("True 12 False False\n"); // a holds NaNs: not equal to itself
   });
 });
 
