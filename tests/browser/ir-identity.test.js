@@ -4,15 +4,13 @@
 // Lives in the browser layer because it needs build/site and Chromium.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
 import { createNodeRuntime } from "../../wasm/js/node.mjs";
-import { cli, decodeEntities } from "../runtime/cli-harness.js";
-import { launchBrowser, openWorkerPage, startServer } from "./harness.js";
+import { ROOT, cli, decodeEntities } from "../runtime/cli-harness.js";
+import { openWorkerPage, usePlayground } from "./harness.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const KERNELS = readdirSync(join(ROOT, "kernels"))
   .filter((f) => f.endsWith(".py"))
   .sort()
@@ -31,22 +29,11 @@ function entries(arrayText) {
   return arrayText.slice(2, -3).split(",\n");
 }
 
-let server;
-let browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const pg = usePlayground({ open: false });
 
 /** Runs every kernel through the built worker in Chromium; returns [[irJson...] per kernel]. */
 async function browserIrJson() {
-  const page = await openWorkerPage(browser.context, server.url);
+  const page = await openWorkerPage(pg.browser.context, pg.server.url);
   const runs = KERNELS.map((file) => ({ filename: file, source: readFileSync(join(ROOT, file), "utf8") }));
   const result = await page.evaluate(async (runs) => {
     const { done } = await window.runInBuiltWorker(runs);

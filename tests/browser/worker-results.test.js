@@ -1,22 +1,11 @@
 // The built site's worker (build/site) in Chromium, driven through the worker protocol only (not
 // the page's UI): a run's `done` message carries diagnostics and simulations, tensor data arriving
 // as Float32Array (posted with transfer lists), each trace posted as a `trace` message first.
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 
-import { launchBrowser, openWorkerPage, startServer } from "./harness.js";
+import { openWorkerPage, usePlayground } from "./harness.js";
 
-let server;
-let browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const pg = usePlayground({ open: false });
 
 const SCRIPT = `import numpy as np
 import neuronxcc.nki as nki
@@ -35,7 +24,7 @@ np.testing.assert_allclose(y, a + 2)
 `;
 
 test("done carries diagnostics and simulations with Float32Array data", async () => {
-  const page = await openWorkerPage(browser.context, server.url);
+  const page = await openWorkerPage(pg.browser.context, pg.server.url);
   const done = await page.evaluate(async (source) => {
     const { done: [message], messages } = await window.runInBuiltWorker([{ id: 7, source, filename: "w.py" }]);
     const streamed = messages.filter((m) => m.type === "trace");
