@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 
 import { SITE, launchChromium, recordProblems, screenshot, startServer } from "./harness.js";
 
@@ -90,9 +90,19 @@ afterAll(async () => {
   if (subRoot) rmSync(subRoot, { recursive: true, force: true });
 });
 
-/** A page in a fresh context recording requests, workers, errors and failed responses. */
-async function openDemo(base = url, contextOptions = {}) {
+const contexts = []; // closed after each test
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
+
+/**
+ * `base` + `path` (the demo page by default) in a fresh context, recording requests, workers,
+ * errors and failed responses; the context is closed after the test.
+ */
+async function openDemo(base = url, contextOptions = {}, path = DEMO) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...contextOptions });
+  contexts.push(context);
   const page = await context.newPage();
   const log = { requests: [], workers: [], problems: recordProblems(page) };
   await page.addInitScript(() => {
@@ -101,7 +111,7 @@ async function openDemo(base = url, contextOptions = {}) {
   });
   page.on("request", (req) => log.requests.push(req.url()));
   page.on("worker", (worker) => log.workers.push(worker.url()));
-  await page.goto(base + DEMO);
+  await page.goto(base + path);
   return { context, page, log };
 }
 
@@ -125,133 +135,112 @@ describe("<nki-playground> on the demo page", () => {
   });
 
   test("before Run: static code and IR, nothing of the runtime downloaded; Run makes it live; a second Run reuses the worker", async () => {
-    const { context, page, log } = await openDemo();
-    try {
-      await page.waitForSelector("nki-playground .nkp-bar .nkp-run");
-      await page.waitForLoadState("networkidle");
-      expect(await page.locator("nki-playground").count()).toBeGreaterThanOrEqual(5);
-      expect(await embed(page, 0).locator("pre.nkp-source").textContent()).toContain("def tensor_add");
-      expect(await embed(page, 0).locator(".nkp-ir").first().textContent()).toContain("kernel @tensor_add");
-      expect(log.requests.filter((u) => RUNTIME_URL.test(u))).toEqual([]);
-      expect(log.workers).toEqual([]);
-      await screenshot(page, "embed-before-run");
+    const { page, log } = await openDemo();
+    await page.waitForSelector("nki-playground .nkp-bar .nkp-run");
+    await page.waitForLoadState("networkidle");
+    expect(await page.locator("nki-playground").count()).toBeGreaterThanOrEqual(5);
+    expect(await embed(page, 0).locator("pre.nkp-source").textContent()).toContain("def tensor_add");
+    expect(await embed(page, 0).locator(".nkp-ir").first().textContent()).toContain("kernel @tensor_add");
+    expect(log.requests.filter((u) => RUNTIME_URL.test(u))).toEqual([]);
+    expect(log.workers).toEqual([]);
+    await screenshot(page, "embed-before-run");
 
-      expect(await runEmbed(page, 0)).toBe("done");
-      const first = embed(page, 0);
-      await expect.poll(() => first.locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
-      expect(await first.locator(".nkp-editor .cm-content").count()).toBe(1);
-      expect(await first.locator("pre.nkp-source").isVisible()).toBe(false);
-      expect(log.requests.some((u) => /pyodide/.test(u))).toBe(true);
-      expect(log.workers).toHaveLength(1);
-      await first.scrollIntoViewIfNeeded();
-      await screenshot(page, "embed-live");
+    expect(await runEmbed(page, 0)).toBe("done");
+    const first = embed(page, 0);
+    await expect.poll(() => first.locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
+    expect(await first.locator(".nkp-editor .cm-content").count()).toBe(1);
+    expect(await first.locator("pre.nkp-source").isVisible()).toBe(false);
+    expect(log.requests.some((u) => /pyodide/.test(u))).toBe(true);
+    expect(log.workers).toHaveLength(1);
+    await first.scrollIntoViewIfNeeded();
+    await screenshot(page, "embed-live");
 
-      // The second example (loops + IfScope) shares the runtime: no new worker, its own IR.
-      expect(await runEmbed(page, 1)).toBe("done");
-      const second = embed(page, 1);
-      await second.locator('.nkp-tab[data-pane="ir"]').click();
-      await expect.poll(() => second.locator(".nkp-panel-ir").textContent()).toContain("IfScope");
-      expect(await second.locator(".nkp-panel-ir").textContent()).not.toContain("tensor_add");
-      expect(log.workers).toHaveLength(1);
+    // The second example (loops + IfScope) shares the runtime: no new worker, its own IR.
+    expect(await runEmbed(page, 1)).toBe("done");
+    const second = embed(page, 1);
+    await second.locator('.nkp-tab[data-pane="ir"]').click();
+    await expect.poll(() => second.locator(".nkp-panel-ir").textContent()).toContain("IfScope");
+    expect(await second.locator(".nkp-panel-ir").textContent()).not.toContain("tensor_add");
+    expect(log.workers).toHaveLength(1);
 
-      // The simulation example: its Simulation tab draws heatmaps of the compared tensors.
-      const sim = await page.$$eval("nki-playground", (els) => els.findIndex((e) => e.getAttribute("filename") === "scale_shift.py"));
-      expect(await runEmbed(page, sim)).toBe("done");
-      await expect.poll(() => embed(page, sim).locator(".nkp-panel-sim canvas").count()).toBeGreaterThan(0);
-      expect(await embed(page, sim).locator(".nkp-panel-sim").textContent()).toContain("scale_shift");
-      expect(log.workers).toHaveLength(1);
-      expect(await page.evaluate(() => window.__nkpRuntime)).toMatchObject({ workersCreated: 1, runs: 3 });
-      expect(log.problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    // The simulation example: its Simulation tab draws heatmaps of the compared tensors.
+    const sim = await page.$$eval("nki-playground", (els) => els.findIndex((e) => e.getAttribute("filename") === "scale_shift.py"));
+    expect(await runEmbed(page, sim)).toBe("done");
+    await expect.poll(() => embed(page, sim).locator(".nkp-panel-sim canvas").count()).toBeGreaterThan(0);
+    expect(await embed(page, sim).locator(".nkp-panel-sim").textContent()).toContain("scale_shift");
+    expect(log.workers).toHaveLength(1);
+    expect(await page.evaluate(() => window.__nkpRuntime)).toMatchObject({ workersCreated: 1, runs: 3 });
+    expect(log.problems).toEqual([]);
   });
 
   test("a failing example shows its diagnostic at the line, in the editor and in Output", async () => {
-    const { context, page, log } = await openDemo();
-    try {
-      const index = await page.$$eval("nki-playground", (els) => els.findIndex((e) => e.getAttribute("filename") === "wrong_shape.py"));
-      expect(index).toBeGreaterThanOrEqual(0);
-      expect(await runEmbed(page, index)).toBe("error");
-      const el = embed(page, index);
-      expect(await el.locator(".nkp-status").textContent()).toContain("line 10");
-      expect(await el.locator(".nkp-panel-output").textContent()).toContain("ValueError");
-      // CodeMirror's lint marker lies on the `nl.load(x)` call of line 10.
-      const marked = el.locator(".cm-lintRange-error");
-      await expect.poll(() => marked.count()).toBeGreaterThan(0);
-      expect(await marked.first().textContent()).toContain("nl.load");
-      await el.scrollIntoViewIfNeeded();
-      await screenshot(page, "embed-error");
-      expect(log.problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const { page, log } = await openDemo();
+    const index = await page.$$eval("nki-playground", (els) => els.findIndex((e) => e.getAttribute("filename") === "wrong_shape.py"));
+    expect(index).toBeGreaterThanOrEqual(0);
+    expect(await runEmbed(page, index)).toBe("error");
+    const el = embed(page, index);
+    expect(await el.locator(".nkp-status").textContent()).toContain("line 10");
+    expect(await el.locator(".nkp-panel-output").textContent()).toContain("ValueError");
+    // CodeMirror's lint marker lies on the `nl.load(x)` call of line 10.
+    const marked = el.locator(".cm-lintRange-error");
+    await expect.poll(() => marked.count()).toBeGreaterThan(0);
+    expect(await marked.first().textContent()).toContain("nl.load");
+    await el.scrollIntoViewIfNeeded();
+    await screenshot(page, "embed-error");
+    expect(log.problems).toEqual([]);
   });
 
   test("Open in playground carries the edited code to the full page", async () => {
     const { context, page } = await openDemo();
-    try {
-      const el = embed(page, 0);
-      expect(await runEmbed(page, 0)).toBe("done");
-      await el.locator(".nkp-editor .cm-content").click();
-      await page.keyboard.press("Control+End");
-      await page.keyboard.type("\n# edited in the embed <b>x</b>\n");
-      const [playground] = await Promise.all([context.waitForEvent("page"), el.locator(".nkp-open").click()]);
-      await playground.waitForLoadState();
-      expect(new URL(playground.url()).pathname).toBe("/");
-      await expect
-        .poll(() => playground.evaluate(() => window.nkiPlayground?.editor?.text() ?? ""), { timeout: 30_000 })
-        .toContain("# edited in the embed <b>x</b>");
-      expect(await playground.evaluate(() => window.nkiPlayground.editor.text())).toContain("def tensor_add");
-    } finally {
-      await context.close();
-    }
+    const el = embed(page, 0);
+    expect(await runEmbed(page, 0)).toBe("done");
+    await el.locator(".nkp-editor .cm-content").click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\n# edited in the embed <b>x</b>\n");
+    const [playground] = await Promise.all([context.waitForEvent("page"), el.locator(".nkp-open").click()]);
+    await playground.waitForLoadState();
+    expect(new URL(playground.url()).pathname).toBe("/");
+    await expect
+      .poll(() => playground.evaluate(() => window.nkiPlayground?.editor?.text() ?? ""), { timeout: 30_000 })
+      .toContain("# edited in the embed <b>x</b>");
+    expect(await playground.evaluate(() => window.nkiPlayground.editor.text())).toContain("def tensor_add");
   });
 
   test("served under a sub-path, the element finds its chunks, the worker, the wasm and Pyodide", async () => {
-    const { context, page, log } = await openDemo(`${subServer.url}sub/path/`);
-    try {
-      expect(await runEmbed(page, 0)).toBe("done");
-      await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
-      const runtime = log.requests.filter((u) => RUNTIME_URL.test(u));
-      expect(runtime.length).toBeGreaterThan(0);
-      for (const u of runtime) expect(new URL(u).pathname).toMatch(/^\/sub\/path\//);
-      expect(await embed(page, 0).locator(".nkp-open").getAttribute("href")).toMatch(
-        new RegExp(`^${subServer.url}sub/path/#v1/`),
-      );
-      expect(log.problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const { page, log } = await openDemo(`${subServer.url}sub/path/`);
+    expect(await runEmbed(page, 0)).toBe("done");
+    await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
+    const runtime = log.requests.filter((u) => RUNTIME_URL.test(u));
+    expect(runtime.length).toBeGreaterThan(0);
+    for (const u of runtime) expect(new URL(u).pathname).toMatch(/^\/sub\/path\//);
+    expect(await embed(page, 0).locator(".nkp-open").getAttribute("href")).toMatch(
+      new RegExp(`^${subServer.url}sub/path/#v1/`),
+    );
+    expect(log.problems).toEqual([]);
   });
 
   test("kernel output with HTML in it stays text", async () => {
-    const { context, page } = await openDemo();
-    try {
-      const el = embed(page, 0);
-      expect(await runEmbed(page, 0)).toBe("done");
-      await el.locator(".nkp-editor .cm-content").click();
-      await page.keyboard.press("Control+A");
-      await page.keyboard.type('print("<img src=x onerror=window.__pwned=1><b>bold</b>")\n');
-      await page.keyboard.press("Control+Enter");
-      await page.waitForFunction(() => document.querySelector("nki-playground").dataset.runsDone === "2");
-      expect(await el.locator(".nkp-panel-output").textContent()).toContain("<img src=x onerror=window.__pwned=1><b>bold</b>");
-      expect(await el.locator("img, b").count()).toBe(0);
-      expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
-    } finally {
-      await context.close();
-    }
+    const { page } = await openDemo();
+    const el = embed(page, 0);
+    expect(await runEmbed(page, 0)).toBe("done");
+    await el.locator(".nkp-editor .cm-content").click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type('print("<img src=x onerror=window.__pwned=1><b>bold</b>")\n');
+    await page.keyboard.press("Control+Enter");
+    await page.waitForFunction(() => document.querySelector("nki-playground").dataset.runsDone === "2");
+    expect(await el.locator(".nkp-panel-output").textContent()).toContain("<img src=x onerror=window.__pwned=1><b>bold</b>");
+    expect(await el.locator("img, b").count()).toBe(0);
+    expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   });
 
   test("a traced kernel's IR shows while the script still runs; Stop ends it and keeps that IR; the next run works on a fresh worker", async () => {
-    const { context, page, log } = await openDemo();
-    try {
-      const el = embed(page, 0);
-      expect(await runEmbed(page, 0)).toBe("done");
-      await el.locator(".nkp-editor .cm-content").click();
-      await page.keyboard.press("Control+A");
-      // insertText: no auto-indent on the way in.
-      await page.keyboard.insertText(`import neuronxcc.nki as nki
+    const { page, log } = await openDemo();
+    const el = embed(page, 0);
+    expect(await runEmbed(page, 0)).toBe("done");
+    await el.locator(".nkp-editor .cm-content").click();
+    await page.keyboard.press("Control+A");
+    // insertText: no auto-indent on the way in.
+    await page.keyboard.insertText(`import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
 import neuronxcc.nki.typing as nt
 
@@ -264,41 +253,34 @@ def streamed(a):
 nki.trace_kernel(streamed, nt.tensor[[128, 64], nl.float32])
 while True: pass
 `);
-      await el.locator(".nkp-run").click();
-      // The streamed trace is drawn while the loop still spins.
-      await page.waitForFunction(() => {
-        const host = document.querySelector("nki-playground");
-        return host.dataset.state === "running" && host.querySelector(".nkp-panel-ir").textContent.includes("kernel @streamed(");
-      }, null, { timeout: 30_000 });
-      await el.locator(".nkp-stop").click();
-      await page.waitForFunction(() => document.querySelector("nki-playground").dataset.runsDone === "2");
-      expect(await el.getAttribute("data-state")).toBe("error");
-      expect(await el.locator(".nkp-status").textContent()).toBe("stopped");
-      expect(await el.locator(".nkp-stop").isHidden()).toBe(true);
-      expect(await el.locator(".nkp-panel-ir").textContent()).toContain("kernel @streamed(");
-      // The editor kept the code; a fixed script runs on the replacement worker.
-      await el.locator(".nkp-editor .cm-content").click();
-      await page.keyboard.press("Control+A");
-      await page.keyboard.type('print("after stop")\n');
-      expect(await runEmbed(page, 0)).toBe("done");
-      expect(await el.locator(".nkp-panel-output").textContent()).toContain("after stop");
-      expect(log.workers).toHaveLength(2);
-    } finally {
-      await context.close();
-    }
+    await el.locator(".nkp-run").click();
+    // The streamed trace is drawn while the loop still spins.
+    await page.waitForFunction(() => {
+      const host = document.querySelector("nki-playground");
+      return host.dataset.state === "running" && host.querySelector(".nkp-panel-ir").textContent.includes("kernel @streamed(");
+    }, null, { timeout: 30_000 });
+    await el.locator(".nkp-stop").click();
+    await page.waitForFunction(() => document.querySelector("nki-playground").dataset.runsDone === "2");
+    expect(await el.getAttribute("data-state")).toBe("error");
+    expect(await el.locator(".nkp-status").textContent()).toBe("stopped");
+    expect(await el.locator(".nkp-stop").isHidden()).toBe(true);
+    expect(await el.locator(".nkp-panel-ir").textContent()).toContain("kernel @streamed(");
+    // The editor kept the code; a fixed script runs on the replacement worker.
+    await el.locator(".nkp-editor .cm-content").click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type('print("after stop")\n');
+    expect(await runEmbed(page, 0)).toBe("done");
+    expect(await el.locator(".nkp-panel-output").textContent()).toContain("after stop");
+    expect(log.workers).toHaveLength(2);
   });
 
   test("a host page with a strict Content-Security-Policy still runs its examples", async () => {
-    const { context, page, log } = await openDemo(`${subServer.url}csp/`);
-    try {
-      expect(await page.evaluate(() => getComputedStyle(document.querySelector("nki-playground")).borderTopStyle)).toBe("solid");
-      expect(await runEmbed(page, 0)).toBe("done");
-      await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
-      expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
-      expect(log.problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const { page, log } = await openDemo(`${subServer.url}csp/`);
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector("nki-playground")).borderTopStyle)).toBe("solid");
+    expect(await runEmbed(page, 0)).toBe("done");
+    await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
+    expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
+    expect(log.problems).toEqual([]);
   });
 
   test("a simulator warning is marked in the source as a warning; the run still succeeds", async () => {
@@ -321,61 +303,45 @@ while True: pass
   });
 
   test("autorun starts when the example scrolls into view, not before", async () => {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
-    try {
-      const page = await context.newPage();
-      const workers = [];
-      page.on("worker", (w) => workers.push(w.url()));
-      await page.goto(`${subServer.url}auto/page/`);
-      await page.waitForSelector("nki-playground .nkp-run");
-      await page.waitForLoadState("networkidle");
-      expect(workers).toEqual([]);
-      await page.locator("nki-playground").scrollIntoViewIfNeeded();
-      await page.waitForFunction(() => document.querySelector("nki-playground").dataset.state === "done", null, {
-        timeout: 120_000,
-      });
-      expect(workers).toHaveLength(1);
-      await expect.poll(() => page.locator("nki-playground .nkp-panel-ir").textContent()).toContain("kernel @copy");
-      expect(await page.locator("nki-playground .nkp-panel-ir").evaluate((el) => el.getBoundingClientRect().height)).toBe(200);
-    } finally {
-      await context.close();
-    }
+    const { page, log } = await openDemo(subServer.url, { viewport: { width: 1000, height: 700 } }, "auto/page/");
+    const { workers } = log;
+    await page.waitForSelector("nki-playground .nkp-run");
+    await page.waitForLoadState("networkidle");
+    expect(workers).toEqual([]);
+    await page.locator("nki-playground").scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector("nki-playground").dataset.state === "done", null, {
+      timeout: 120_000,
+    });
+    expect(workers).toHaveLength(1);
+    await expect.poll(() => page.locator("nki-playground .nkp-panel-ir").textContent()).toContain("kernel @copy");
+    expect(await page.locator("nki-playground .nkp-panel-ir").evaluate((el) => el.getBoundingClientRect().height)).toBe(200);
   });
 
   test("theme: auto follows the reader's scheme and the host's color-scheme; theme=dark is pinned", async () => {
     const themes = (page) => page.$$eval("nki-playground", (els) => els.map((e) => e.dataset.nkpTheme));
     const dark = await openDemo(url, { colorScheme: "dark" });
     const light = await openDemo(url, { colorScheme: "light" });
-    try {
-      await dark.page.waitForSelector("nki-playground[data-nkp-theme]");
-      await light.page.waitForSelector("nki-playground[data-nkp-theme]");
-      // The demo page declares `color-scheme: light dark`: auto follows the reader.
-      expect((await themes(dark.page)).slice(0, 5)).toEqual(Array(5).fill("dark"));
-      expect((await themes(light.page)).slice(0, 5)).toEqual(Array(5).fill("light"));
-      expect((await themes(light.page)).at(-1)).toBe("dark"); // theme="dark"
-      // A host that pins one scheme wins over the reader's, also when it switches at run time.
-      await dark.page.evaluate(() => document.documentElement.style.setProperty("color-scheme", "light"));
-      await expect.poll(() => themes(dark.page)).toEqual([...Array(5).fill("light"), "dark"]);
-      expect(await dark.page.evaluate(() => getComputedStyle(document.querySelector("nki-playground")).backgroundColor)).toBe("rgb(255, 255, 255)");
-    } finally {
-      await dark.context.close();
-      await light.context.close();
-    }
+    await dark.page.waitForSelector("nki-playground[data-nkp-theme]");
+    await light.page.waitForSelector("nki-playground[data-nkp-theme]");
+    // The demo page declares `color-scheme: light dark`: auto follows the reader.
+    expect((await themes(dark.page)).slice(0, 5)).toEqual(Array(5).fill("dark"));
+    expect((await themes(light.page)).slice(0, 5)).toEqual(Array(5).fill("light"));
+    expect((await themes(light.page)).at(-1)).toBe("dark"); // theme="dark"
+    // A host that pins one scheme wins over the reader's, also when it switches at run time.
+    await dark.page.evaluate(() => document.documentElement.style.setProperty("color-scheme", "light"));
+    await expect.poll(() => themes(dark.page)).toEqual([...Array(5).fill("light"), "dark"]);
+    expect(await dark.page.evaluate(() => getComputedStyle(document.querySelector("nki-playground")).backgroundColor)).toBe("rgb(255, 255, 255)");
   });
 
   test("with scripts off, the code and the static IR stay readable", async () => {
-    const { context, page, log } = await openDemo(url, { javaScriptEnabled: false });
-    try {
-      const el = embed(page, 0);
-      expect(await el.locator("pre.nkp-source").isVisible()).toBe(true);
-      expect(await el.locator("pre.nkp-source").textContent()).toContain("def tensor_add");
-      expect(await el.locator(".nkp-ir").first().isVisible()).toBe(true);
-      expect(await el.locator(".nkp-ir").first().textContent()).toContain("LoopScope affine %j");
-      expect(await page.locator(".nkp-bar").count()).toBe(0);
-      expect(log.requests.filter((u) => RUNTIME_URL.test(u))).toEqual([]);
-      await screenshot(page, "embed-no-scripts");
-    } finally {
-      await context.close();
-    }
+    const { page, log } = await openDemo(url, { javaScriptEnabled: false });
+    const el = embed(page, 0);
+    expect(await el.locator("pre.nkp-source").isVisible()).toBe(true);
+    expect(await el.locator("pre.nkp-source").textContent()).toContain("def tensor_add");
+    expect(await el.locator(".nkp-ir").first().isVisible()).toBe(true);
+    expect(await el.locator(".nkp-ir").first().textContent()).toContain("LoopScope affine %j");
+    expect(await page.locator(".nkp-bar").count()).toBe(0);
+    expect(log.requests.filter((u) => RUNTIME_URL.test(u))).toEqual([]);
+    await screenshot(page, "embed-no-scripts");
   });
 });
