@@ -128,6 +128,13 @@ async function runEmbed(page, i) {
   return embed(page, i).getAttribute("data-state");
 }
 
+/** Replaces the code in embed `el`'s live editor by typing `text` over all of it. */
+async function typeOver(page, el, text) {
+  await el.locator(".nkp-editor .cm-content").click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type(text);
+}
+
 describe("<nki-playground> on the demo page", () => {
   test("the element module is small", () => {
     const bytes = readFileSync(join(SITE, "element/nki-playground.js"));
@@ -223,9 +230,7 @@ describe("<nki-playground> on the demo page", () => {
     const { page } = await openDemo();
     const el = embed(page, 0);
     expect(await runEmbed(page, 0)).toBe("done");
-    await el.locator(".nkp-editor .cm-content").click();
-    await page.keyboard.press("Control+A");
-    await page.keyboard.type('print("<img src=x onerror=window.__pwned=1><b>bold</b>")\n');
+    await typeOver(page, el, 'print("<img src=x onerror=window.__pwned=1><b>bold</b>")\n');
     await page.keyboard.press("Control+Enter");
     await page.waitForFunction(() => document.querySelector("nki-playground").dataset.runsDone === "2");
     expect(await el.locator(".nkp-panel-output").textContent()).toContain("<img src=x onerror=window.__pwned=1><b>bold</b>");
@@ -266,9 +271,7 @@ while True: pass
     expect(await el.locator(".nkp-stop").isHidden()).toBe(true);
     expect(await el.locator(".nkp-panel-ir").textContent()).toContain("kernel @streamed(");
     // The editor kept the code; a fixed script runs on the replacement worker.
-    await el.locator(".nkp-editor .cm-content").click();
-    await page.keyboard.press("Control+A");
-    await page.keyboard.type('print("after stop")\n');
+    await typeOver(page, el, 'print("after stop")\n');
     expect(await runEmbed(page, 0)).toBe("done");
     expect(await el.locator(".nkp-panel-output").textContent()).toContain("after stop");
     expect(log.workers).toHaveLength(2);
