@@ -3,14 +3,13 @@
 // page there, the published docs pages (scripts/build-docs.mjs) have live examples and
 // anchors, and every diagnostic link (the page's Problems list, an embed's status) lands on
 // a section of docs/errors.html that exists.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { serve } from "../../scripts/serve.mjs";
-import { SITE, getCode, launchBrowser, openPage, runAndWait, screenshot, setCode, waitForRuntime } from "./harness.js";
+import { SITE, getCode, launchBrowser, openPage, runAndWait, screenshot, setCode, startServer, waitForRuntime } from "./harness.js";
 
 const PREFIX = "docs/playground/";
 // `nl.load` outside a kernel: an error with a code (nki-api-outside-of-nki-kernel).
@@ -22,21 +21,17 @@ let base; // http://127.0.0.1:port/docs/playground/
 let browser;
 
 beforeAll(async () => {
-  if (!existsSync(join(SITE, "docs/errors.html")) || !existsSync(join(SITE, "element/nki-playground.js"))) {
-    throw new Error(`${SITE} has no docs/ or element/; run \`npm run build\` first`);
-  }
   root = mkdtempSync(join(tmpdir(), "nki-site-subpath-"));
   mkdirSync(join(root, "docs"));
   symlinkSync(SITE, join(root, PREFIX.replace(/\/$/, "")), "dir");
-  const served = await serve({ root, port: 0 });
-  server = served.server;
-  base = served.url + PREFIX;
+  server = await startServer({ root, needs: [`${PREFIX}docs/errors.html`, `${PREFIX}element/nki-playground.js`] });
+  base = server.url + PREFIX;
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (server) await new Promise((resolve) => server.close(resolve));
+  await server?.close();
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
