@@ -1,14 +1,9 @@
 // The Beta 1 front end: how Python control flow in a kernel becomes scope regions.
-import { beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { pythonHarness } from "./harness.js";
 
-let runtime;
-let err = "";
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: () => {}, stderr: (t) => (err += t) });
-});
+const py = pythonHarness("cf.py");
 
 const HEAD = `import numpy as np
 import neuronxcc.nki as nki
@@ -20,11 +15,7 @@ A = nt.tensor[[512, 512], nl.float32]
 
 /** Traces `kernel k(a)` (given as source) and returns its IR text. */
 function ir(body, { args = "A", sig = "def k(a):", prelude = "", grid = "" } = {}) {
-  err = "";
-  const src = `${HEAD}${prelude}@nki.jit\n${sig}\n${body}\nnki.trace_kernel(k${grid}, ${args})\n`;
-  const { exitCode, traces } = runtime.runSource(src, { filename: "cf.py" });
-  if (exitCode !== 0) throw new Error(`trace failed:\n${err}`);
-  return traces[0].text;
+  return py.irText(`${HEAD}${prelude}@nki.jit\n${sig}\n${body}\nnki.trace_kernel(k${grid}, ${args})\n`);
 }
 
 /** The region lines of an IR text, indentation kept, locations dropped. */
@@ -89,7 +80,7 @@ describe("if", () => {
             u = nl.add(t, 2.0)
     return None`);
     expect(branches).toContain("IfScope else {");
-    expect(err).not.toContain("shadowing");
+    expect(py.err).not.toContain("shadowing");
   });
 
   test("a condition on Python values is plain Python: no region", () => {
@@ -246,7 +237,7 @@ def inner(t, i):
 describe("statements", () => {
   test("every statement is its own StmtScope, even two on one line; ops keep their column", () => {
     const src = `${HEAD}@nki.jit\ndef k(a):\n    t = nl.load(a[0:128, :]); u = nl.add(t, 1.0)\n    return None\nnki.trace_kernel(k, A)\n`;
-    const { exitCode, traces } = runtime.runSource(src, { filename: "st.py" });
+    const { exitCode, traces } = py.run(src, "st.py");
     expect(exitCode).toBe(0);
     const recs = traces[0].records.filter((r) => r.op_id >= 0);
     expect(recs.map((r) => `${r.loc.line}:${r.loc.col}`)).toEqual(["9:9", "9:35"]);

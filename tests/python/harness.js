@@ -45,7 +45,7 @@ export function irLines(text) {
 
 /** Our own files and modules: none of them may show in a diagnostic meant for the user. */
 const INTERNAL_NAMES =
-  /neuronxcc|\/nki\/python|_core\.py|_kernel\.py|_frontend|_control|_movement|_tensor_engine|_math|_reduction|_ops\.py/;
+  /neuronxcc|\/nki\/python|_core\.py|_kernel\.py|_frontend|_control|_movement|_tensor_engine|_math|_reduction|_vector|_ops\.py/;
 
 /**
  * Boots the runtime for the calling test file (beforeAll) and checks after each test that no
@@ -63,11 +63,11 @@ export function pythonHarness(filename, { head = HEAD, returnNone = false } = {}
 
   h.script = (sig, body, args) => script(sig, body, args, { head, returnNone });
 
-  /** Runs `src` as `filename` with fresh out/err; returns runSource's result. */
-  h.run = (src) => {
+  /** Runs `src` as `name` (default the file's) with fresh out/err; returns runSource's result. */
+  h.run = (src, name = filename) => {
     h.out = "";
     h.err = "";
-    return h.runtime.runSource(src, { filename });
+    return h.runtime.runSource(src, { filename: name });
   };
 
   /** The IR text (with locations) of a script that must trace cleanly. */

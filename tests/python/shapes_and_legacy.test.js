@@ -1,14 +1,10 @@
 // Tile shapes the way NKI makes them (integer indices, nl.mgrid components), output-parameter
 // kernels (the pre-2.20 convention the SDK 2.26 tutorials still run), and launch details.
-import { beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { pythonHarness } from "./harness.js";
 
-let runtime;
-let err = "";
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: () => {}, stderr: (t) => (err += t) });
-});
+const py = pythonHarness("s.py");
 
 const HEAD = `import numpy as np
 import neuronxcc.nki as nki
@@ -16,12 +12,8 @@ import neuronxcc.nki.language as nl
 import neuronxcc.nki.typing as nt
 `;
 
-function run(body) {
-  err = "";
-  const r = runtime.runSource(HEAD + body, { filename: "s.py" });
-  if (r.exitCode !== 0) throw new Error(err);
-  return r.traces.map((t) => t.text).join("\n");
-}
+/** The IR text of `HEAD + body`, which must trace cleanly. */
+const run = (body) => py.irText(HEAD + body);
 
 describe("tile shapes", () => {
   test("an integer index keeps a unit axis when the tile would lose its free axis", () => {
@@ -81,7 +73,6 @@ nki.trace_kernel(legacy, nt.tensor[[128, 8], nl.float32], nt.tensor[[128, 8], nl
   });
 
   test("simulating one writes the results into the caller's output arrays", () => {
-    err = "";
     const src = `${HEAD}def add_one(a, out):
     nl.store(out, value=nl.add(nl.load(a), 1.0))
 a = np.ones((128, 8), dtype=np.float32)
@@ -91,8 +82,8 @@ nki.simulate_kernel(add_one, a, o1)
 nki.baremetal(add_one)(np.ones((128, 64), dtype=np.float32), o2)
 assert (float(o1[3, 4]), float(o2[127, 63]), float(a[0, 0])) == (2.0, 2.0, 1.0), (o1, o2)
 `;
-    const r = runtime.runSource(src, { filename: "s.py" });
-    expect(r.exitCode, err).toBe(0);
+    const r = py.run(src);
+    expect(r.exitCode, py.err).toBe(0);
   });
 
   test("@nki.trace kernels and nki.jit of a jitted kernel", () => {
@@ -116,7 +107,6 @@ nki.trace_kernel(again, A)
 
 describe("double buffering", () => {
   test("a loop variable modulo an integer picks a buffer; traced and simulated", () => {
-    err = "";
     const src = `${HEAD}@nki.jit
 def ping_pong(a):
     rows, cols = a.shape
@@ -130,13 +120,12 @@ a = np.arange(512 * 8, dtype=np.float32).reshape(512, 8)
 assert float(np.max(np.abs(ping_pong(a) - (a + 1.0)))) == 0.0
 print(nki.trace_kernel(ping_pong, a))
 `;
-    const r = runtime.runSource(src, { filename: "s.py" });
-    expect(r.exitCode, err).toBe(0);
+    const r = py.run(src);
+    expect(r.exitCode, py.err).toBe(0);
     expect(r.traces.at(-1).text).toContain("vector.tensor_copy %bufs[(%i mod 2), p, f], %t");
   });
 
   test("a loop variable divided by an integer; exact divisions stay affine", () => {
-    err = "";
     const src = `${HEAD}@nki.jit
 def pairs(a):
     out = nl.ndarray((256, 8), dtype=a.dtype, buffer=nl.shared_hbm)
@@ -150,13 +139,12 @@ r = pairs(a)
 assert float(np.max(np.abs(r[128:] - (a[128:] + a[:128])))) == 0.0
 print(nki.trace_kernel(pairs, a))
 `;
-    const r = runtime.runSource(src, { filename: "s.py" });
-    expect(r.exitCode, err).toBe(0);
+    const r = py.run(src);
+    expect(r.exitCode, py.err).toBe(0);
     expect(r.traces.at(-1).text).toContain("%a[128*(%i div 2) + p, f]");
   });
 
   test("anything else modulo is refused clearly", () => {
-    err = "";
     const src = `${HEAD}@nki.jit
 def k(a):
     for i in nl.affine_range(4):
@@ -164,14 +152,13 @@ def k(a):
     return None
 nki.trace_kernel(k, nt.tensor[[4, 8], nl.float32])
 `;
-    expect(runtime.runSource(src, { filename: "s.py" }).exitCode).toBe(1);
-    expect(err).toContain("s.py:8:23: error: TypeError: index expressions must stay affine");
+    expect(py.run(src).exitCode).toBe(1);
+    expect(py.err).toContain("s.py:8:23: error: TypeError: index expressions must stay affine");
   });
 });
 
 describe("partition broadcast", () => {
   test("nl.add broadcasts a one-partition operand along the partitions (simulated too)", () => {
-    err = "";
     const src = `${HEAD}@nki.jit
 def add_rows(x, y):
     out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
@@ -182,8 +169,8 @@ y = np.arange(8, dtype=np.float32).reshape(1, 8)
 assert float(np.max(np.abs(add_rows(x, y) - (x + y)))) == 0.0
 print(nki.trace_kernel(add_rows, x, y))
 `;
-    const r = runtime.runSource(src, { filename: "s.py" });
-    expect(r.exitCode, err).toBe(0);
+    const r = py.run(src);
+    expect(r.exitCode, py.err).toBe(0);
     expect(r.traces.at(-1).text).toContain("vector.tensor_tensor %t, %t.1[0, f] {op = add}");
   });
 });
@@ -206,16 +193,12 @@ nki.trace_kernel(k[${launch}], A)
   });
 
   test("infinite and NaN attributes cross to JS as JSON", () => {
-    err = "";
-    const r = runtime.runSource(
-      `${HEAD}@nki.jit
+    const r = py.run(`${HEAD}@nki.jit
 def k(a):
     t = nl.full((128, 8), float("-inf"), nl.float32)
     return None
 nki.trace_kernel(k, nt.tensor[[128, 8], nl.float32])
-`,
-      { filename: "s.py" },
-    );
+`);
     expect(r.exitCode).toBe(0);
     expect(JSON.stringify(r.traces[0].ir)).toContain('"-Infinity"');
     expect(r.traces[0].text).toContain("-inf");

@@ -1,43 +1,16 @@
 // NKI's diagnostics for the nki.isa Vector / Scalar / GpSimd instructions, in real Pyodide over the
 // real core: exception class, message, the user's line:col, and no internal file names.
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { F32, HEAD, locate, pythonHarness, script } from "./harness.js";
 
-let runtime;
-let err = "";
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: () => {}, stderr: (t) => (err += t) });
-});
-
-afterEach(() => {
-  expect(runtime.core.nki_ctx_or_none()).toBe(null);
-});
-
-const HEAD = `import numpy as np
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.isa as nisa
-import neuronxcc.nki.typing as nt
-`;
+const py = pythonHarness("e.py");
+const { expectError } = py;
 
 /** A kernel over a (128, 64) float32 input `x` (SBUF) and `y` (a second load). */
 function kernel(body, trn2 = false) {
-  const jit = trn2 ? '@nki.jit(platform_target="trn2")' : "@nki.jit";
-  return `${HEAD}${jit}\ndef k(a):\n    x = nl.load(a)\n    y = nl.load(a)\n${body}\n    return None\nnki.trace_kernel(k, nt.tensor[[128, 64], nl.float32])\n`;
-}
-
-function expectError(src, at, text) {
-  err = "";
-  const r = runtime.runSource(src, { filename: "e.py" });
-  expect(r.exitCode).toBe(1);
-  const ls = src.split("\n");
-  const line = ls.findIndex((l) => l.includes(at));
-  expect(line, `fragment ${at}`).toBeGreaterThanOrEqual(0);
-  expect(err).toContain(`e.py:${line + 1}:${ls[line].indexOf(at) + 1}: error: ${text}`);
-  expect(err).toMatch(/\n {4}\S.*\n {4} *\^/);
-  expect(err).not.toMatch(/neuronxcc|\/nki\/python|_core\.py|_kernel\.py|_vector|_ops\.py|_math/);
+  const decorators = trn2 ? '@nki.jit(platform_target="trn2")\n' : "@nki.jit\n";
+  return script("a", `    x = nl.load(a)\n    y = nl.load(a)\n${body}`, F32("128, 64"), { decorators, returnNone: true });
 }
 
 const PSUM = "    ps = nl.zeros((128, 64), dtype=nl.float32, buffer=nl.psum)\n";
@@ -175,9 +148,8 @@ for (const [group, cases] of Object.entries(CASES)) {
 }
 
 test("a nisa instruction outside a kernel raises NKI's outside-kernel error", () => {
-  err = "";
-  const r = runtime.runSource(`${HEAD}x = nt.tensor[[128, 64], nl.float32]\nr = nisa.tensor_reduce(np.add, x, axis=1)\n`,
-    { filename: "e.py" });
+  const src = `${HEAD}x = nt.tensor[[128, 64], nl.float32]\nr = nisa.tensor_reduce(np.add, x, axis=1)\n`;
+  const r = py.run(src);
   expect(r.exitCode).toBe(1);
-  expect(err).toContain("e.py:7:5: error: RuntimeError: calling NKI API outside of NKI kernels is not supported.");
+  expect(py.err).toContain(`e.py:${locate(src, "nisa.tensor_reduce(")}: error: RuntimeError: calling NKI API outside of NKI kernels is not supported.`);
 });
