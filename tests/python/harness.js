@@ -63,11 +63,27 @@ export function pythonHarness(filename, { head = HEAD, returnNone = false } = {}
 
   h.script = (sig, body, args) => script(sig, body, args, { head, returnNone });
 
-  /** Runs `src` as `name` (default the file's) with fresh out/err; returns runSource's result. */
+  /**
+   * Runs `src` as a script named `name` (default the file's) with fresh out/err; returns
+   * runSource's result with that run's `out` and `err`.
+   */
   h.run = (src, name = filename) => {
     h.out = "";
     h.err = "";
-    return h.runtime.runSource(src, { filename: name });
+    const r = h.runtime.runSource(src, { filename: name });
+    return { ...r, out: h.out, err: h.err };
+  };
+
+  /** Runs Python statements `code` in the runtime, then returns the value of `expr` as JS. */
+  h.py = (code, expr = "None") => {
+    h.runtime.pyodide.runPython(code);
+    const v = h.runtime.pyodide.runPython(expr);
+    if (v && typeof v.toJs === "function") {
+      const js = v.toJs({ dict_converter: Object.fromEntries });
+      v.destroy();
+      return js;
+    }
+    return v;
   };
 
   /** The IR text (with locations) of a script that must trace cleanly. */

@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-import { beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { pythonHarness } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GOLDEN_DIR = `${ROOT}tests/numpy_golden/`;
@@ -16,23 +16,10 @@ const FALLBACK_VERSION = "0.0+nki-playground-fallback";
 const NOT_AVAILABLE =
   "is not available in nki-playground's trace-time numpy fallback (no real numpy can be loaded here); supported: ";
 
-let runtime;
-let out = "";
-let err = "";
+const h = pythonHarness("np.py");
+const { py } = h;
 /** Results of every golden expression under the fallback, in GOLDENS order. */
 let results;
-
-/** Runs Python statements, then returns the value of `expr` converted to JS. */
-function py(code, expr = "None") {
-  runtime.pyodide.runPython(code);
-  const v = runtime.pyodide.runPython(expr);
-  if (v && typeof v.toJs === "function") {
-    const js = v.toJs({ dict_converter: Object.fromEntries });
-    v.destroy();
-    return js;
-  }
-  return v;
-}
 
 /** `[exception class name, message]` of running `code`, or null if it raised nothing. */
 function raised(code) {
@@ -66,16 +53,8 @@ function same(want, got, floats = false) {
   return want === got;
 }
 
-beforeAll(async () => {
-  runtime = await createNodeRuntime({
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-  });
-  const FS = runtime.pyodide.FS;
+beforeAll(() => {
+  const FS = h.runtime.pyodide.FS;
   FS.mkdirTree("/tmp/numpy_golden");
   for (const name of ["golden_cases.py", "golden_cases_more.py"]) {
     FS.writeFile(`/tmp/numpy_golden/${name}`, readFileSync(`${GOLDEN_DIR}${name}`, "utf8"));
@@ -96,11 +75,6 @@ sys.path.remove("/tmp/numpy_golden")
       "_results",
     ),
   );
-});
-
-beforeEach(() => {
-  out = "";
-  err = "";
 });
 
 describe("the fallback is what `import numpy` gives in Pyodide", () => {
@@ -251,8 +225,8 @@ if "/tmp/fakenp" in sys.path:
   }
 
   test("prefers a real numpy when one can be imported", () => {
-    runtime.pyodide.FS.mkdirTree("/tmp/fakenp/numpy");
-    runtime.pyodide.FS.writeFile("/tmp/fakenp/numpy/__init__.py", '__version__ = "9.9-fake"\n');
+    h.runtime.pyodide.FS.mkdirTree("/tmp/fakenp/numpy");
+    h.runtime.pyodide.FS.writeFile("/tmp/fakenp/numpy/__init__.py", '__version__ = "9.9-fake"\n');
     const r = withModulesSaved(
       `sys.path.insert(0, "/tmp/fakenp")\n_mod = _numpy_compat.ensure_numpy()`,
       `[_mod.__version__, sys.modules["numpy"] is _mod, "numpy.random" in sys.modules, _numpy_compat.is_fallback(_mod)]`,
@@ -270,8 +244,8 @@ if "/tmp/fakenp" in sys.path:
   });
 
   test("drops half-imported numpy.* modules left by a real numpy that failed to import", () => {
-    runtime.pyodide.FS.mkdirTree("/tmp/fakenp/numpy");
-    runtime.pyodide.FS.writeFile(
+    h.runtime.pyodide.FS.mkdirTree("/tmp/fakenp/numpy");
+    h.runtime.pyodide.FS.writeFile(
       "/tmp/fakenp/numpy/__init__.py",
       'import sys, types\nsys.modules["numpy.core"] = types.ModuleType("numpy.core")\nraise ImportError("broken build")\n',
     );
@@ -309,10 +283,10 @@ b = np.ones((4, 3), dtype=np.float16)
 ir = nki.trace_kernel(add_kernel, a, b)
 print("numpy", np.__version__, a.dtype, np.finfo(np.float32).max, np.max.__name__)
 `;
-    const r = runtime.runSource(source, { filename: "np_kernel.py" });
-    expect(err).toBe("");
+    const r = h.run(source, "np_kernel.py");
+    expect(r.err).toBe("");
     expect(r.exitCode).toBe(0);
-    expect(out).toContain(`numpy ${FALLBACK_VERSION} float16 3.4028235e+38 max`);
+    expect(r.out).toContain(`numpy ${FALLBACK_VERSION} float16 3.4028235e+38 max`);
     expect(r.traces.map((t) => t.kernel)).toEqual(["add_kernel"]);
     const text = r.traces[0].text;
     expect(text).toContain("%a: hbm f16[4,3]");
@@ -321,9 +295,9 @@ print("numpy", np.__version__, a.dtype, np.finfo(np.float32).max, np.max.__name_
   });
 
   test("an unsupported numpy name in a script is reported at the user's line", () => {
-    const r = runtime.runSource("import numpy as np\n\nx = np.random.shuffle(3)\n", { filename: "rand.py" });
+    const r = h.run("import numpy as np\n\nx = np.random.shuffle(3)\n", "rand.py");
     expect(r.exitCode).toBe(1);
-    expect(err).toContain("rand.py:3");
-    expect(err).toContain(`numpy.random.shuffle ${NOT_AVAILABLE}`);
+    expect(r.err).toContain("rand.py:3");
+    expect(r.err).toContain(`numpy.random.shuffle ${NOT_AVAILABLE}`);
   });
 });

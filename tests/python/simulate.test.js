@@ -1,21 +1,12 @@
 // Running kernels on data in Pyodide: nki.simulate_kernel, @nki.jit(mode='simulation'), direct
 // calls and the device decorators (which say once that no device is present), nl.device_print,
 // seeded randomness, and the simulator's diagnostics as the user sees them.
-import { beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { pythonHarness } from "./harness.js";
 
-let runtime;
-let out = "";
-let err = "";
-
-/** Runs a script like the CLI does; returns {exitCode, out, err}. */
-function run(source, filename = "k.py") {
-  out = "";
-  err = "";
-  const r = runtime.runSource(source, { filename });
-  return { exitCode: r.exitCode, out, err };
-}
+/** Runs a script like the CLI does; returns runSource's result with its out and err. */
+const { run } = pythonHarness("k.py");
 
 const PRELUDE = `
 import numpy as np
@@ -32,13 +23,6 @@ def scale(x, factor=2.0):
     nl.store(out, value=nl.multiply(t, factor))
     return out
 `;
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-  });
-});
 
 describe("running kernels", () => {
   test("simulate_kernel returns numpy arrays with the kernel's dtype and values", () => {

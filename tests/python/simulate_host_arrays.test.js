@@ -9,31 +9,19 @@ import { fileURLToPath } from "node:url";
 
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { pythonHarness } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GOLDENS = `${ROOT}tests/sim/host_goldens`;
 const CASES = JSON.parse(readFileSync(`${GOLDENS}/cases.json`, "utf8"));
 
-let runtime;
-let err = "";
+const h = pythonHarness("h.py");
+const { py } = h;
 
-function py(code, expr = "None") {
-  runtime.pyodide.runPython(code);
-  const v = runtime.pyodide.runPython(expr);
-  if (v && typeof v.toJs === "function") {
-    const js = v.toJs({ dict_converter: Object.fromEntries });
-    v.destroy();
-    return js;
-  }
-  return v;
-}
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: () => {}, stderr: (t) => (err += t) });
+beforeAll(() => {
   process.chdir(ROOT);
-  const r = runtime.runFile("tests/sim/host_cases.py");
-  expect(r.exitCode, err).toBe(0);
+  const r = h.runtime.runFile("tests/sim/host_cases.py");
+  expect(r.exitCode, h.err).toBe(0);
   py(`
 import sys, json, math
 sys.path.insert(0, ${JSON.stringify(`${ROOT}tests/sim`)})

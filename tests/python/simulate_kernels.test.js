@@ -7,33 +7,31 @@ import { fileURLToPath } from "node:url";
 
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { pythonHarness } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CASES = JSON.parse(readFileSync(`${ROOT}tests/sim/goldens/cases.json`, "utf8"));
 
-let runtime;
-let err = "";
+const h = pythonHarness("sim.py");
 
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: () => {}, stderr: (t) => (err += t) });
+beforeAll(() => {
   process.chdir(ROOT);
   // Mounts the repository at its own path (as the CLI does for a script's folder).
-  const r = runtime.runFile("tests/sim/sim_cases.py");
-  expect(r.exitCode, err).toBe(0);
-  runtime.pyodide.runPython(
+  const r = h.runtime.runFile("tests/sim/sim_cases.py");
+  expect(r.exitCode, h.err).toBe(0);
+  h.runtime.pyodide.runPython(
     `import sys, json\nsys.path.insert(0, ${JSON.stringify(`${ROOT}tests/sim`)})\nimport sim_cases`,
   );
 });
 
 describe("example kernels match real NumPy on the simulator", () => {
   test.each(CASES.map((c, i) => [c.name, i]))("%s", (name, i) => {
-    err = "";
+    h.err = "";
     const report = JSON.parse(
-      runtime.pyodide.runPython(`json.dumps(sim_cases.run(sim_cases.cases()[${i}]))`),
+      h.runtime.pyodide.runPython(`json.dumps(sim_cases.run(sim_cases.cases()[${i}]))`),
     );
     expect(report.name).toBe(name);
-    for (const o of report.outputs) expect(o.first, `${name}: ${err}`).toBeNull();
+    for (const o of report.outputs) expect(o.first, `${name}: ${h.err}`).toBeNull();
     expect(report.ok, JSON.stringify(report)).toBe(true);
   });
 
@@ -41,11 +39,11 @@ describe("example kernels match real NumPy on the simulator", () => {
     // (layernorm_bn still copies bn_stats' partial tile into its statistics buffer unmasked:
     // `dst[...] = op(...)` becomes op + copy rather than op writing dst.)
     for (const name of ["softmax", "rmsnorm"]) {
-      err = "";
+      h.err = "";
       const i = CASES.findIndex((c) => c.name === name);
       expect(i).toBeGreaterThanOrEqual(0);
-      runtime.pyodide.runPython(`sim_cases.run(sim_cases.cases()[${i}])`);
-      expect(err, name).not.toMatch(/never written/);
+      h.runtime.pyodide.runPython(`sim_cases.run(sim_cases.cases()[${i}])`);
+      expect(h.err, name).not.toMatch(/never written/);
     }
   });
 });

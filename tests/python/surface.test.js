@@ -4,37 +4,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { pythonHarness } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const OUTSIDE = "calling NKI API outside of NKI kernels is not supported.";
 const BACKEND = "neuronxcc.nki.compiler.backends.neuron";
 
-let runtime;
-let out = "";
-let err = "";
-
-/** Runs Python statements, then returns the value of `expr` converted to JS. */
-function py(code, expr = "None") {
-  runtime.pyodide.runPython(code);
-  const v = runtime.pyodide.runPython(expr);
-  if (v && typeof v.toJs === "function") {
-    const js = v.toJs({ dict_converter: Object.fromEntries });
-    v.destroy();
-    return js;
-  }
-  return v;
-}
-
-/** Runs a script the way the CLI does; returns {exitCode, traces, out, err}. */
-function run(source, filename = "k.py") {
-  out = "";
-  err = "";
-  const r = runtime.runSource(source, { filename });
-  return { ...r, out, err };
-}
+const h = pythonHarness("k.py");
+const { py, run } = h;
 
 const PRELUDE = `
 import neuronxcc.nki as nki
@@ -58,27 +37,13 @@ def add_kernel(a, b):
     return out
 `;
 
-beforeAll(async () => {
-  runtime = await createNodeRuntime({
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-  });
+beforeAll(() => {
   py(PRELUDE + ADD);
 });
 
-beforeEach(() => {
-  out = "";
-  err = "";
-});
-
 afterEach(() => {
-  // Every case leaves the trace state clean, in Python and in the core.
+  // Every case leaves the trace state clean in Python too (the harness checks the core's).
   expect(py("", "TraceContext.global_ctx is None")).toBe(true);
-  expect(runtime.core.nki_ctx_or_none()).toBe(null);
 });
 
 describe("the seed's accessors at the seed's module paths", () => {
@@ -258,7 +223,7 @@ finally:
   });
 
   test("a thousand failing traces keep the core's heap flat", () => {
-    const before = runtime.core.heap_in_use();
+    const before = h.runtime.core.heap_in_use();
     py(`
 @nki.jit
 def oob(a):
@@ -269,7 +234,7 @@ for _ in range(1000):
     except IndexError:
         pass
 import gc; gc.collect()`);
-    const after = runtime.core.heap_in_use();
+    const after = h.runtime.core.heap_in_use();
     expect(after - before).toBeLessThan(4096); // was 72 KB before errors stopped crossing C++ frames
   });
 });
@@ -339,7 +304,7 @@ describe("kernels/ against their golden IR", () => {
       const cwd = process.cwd();
       process.chdir(ROOT);
       try {
-        const r = runtime.runFile(`kernels/${file}`);
+        const r = h.runtime.runFile(`kernels/${file}`);
         expect(r.exitCode).toBe(0);
         const golden = readFileSync(`${ROOT}/tests/golden/${basename(file, ".py")}.ir`, "utf8");
         // Not the traces the main block makes to simulate on small data (scripts/update-goldens.mjs).

@@ -5,19 +5,19 @@ import { readFileSync } from "node:fs";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
 import { createLinkIndex } from "../../web/src/link/link-index.js";
 import { createLinking } from "../../web/src/link/linking.js";
+import { pythonHarness } from "../python/harness.js";
 
 const SOURCE = readFileSync(new URL("../../kernels/causal_blocks.py", import.meta.url), "utf8");
 const lineOf = (needle) => SOURCE.split("\n").findIndex((l) => l.includes(needle)) + 1;
 
+const py = pythonHarness("causal_blocks.py");
 let link;
 
-beforeAll(async () => {
-  const runtime = await createNodeRuntime({ stdout: () => {}, stderr: () => {} });
-  const { exitCode, traces } = runtime.runSource(SOURCE, { filename: "causal_blocks.py" });
-  expect(exitCode).toBe(0);
+beforeAll(() => {
+  const { exitCode, traces, err } = py.run(SOURCE);
+  expect(exitCode, err).toBe(0);
   link = createLinkIndex(traces);
 });
 
