@@ -25,11 +25,7 @@ function pythonFiles(dir) {
   });
 }
 
-function run(src) {
-  h.err = "";
-  const r = h.runtime.runSource(src, { filename: "c.py" });
-  return { exitCode: r.exitCode, err: h.err };
-}
+const { run } = h;
 
 describe("diagnostic codes", () => {
   test("a core diagnostic prints the errors-page link right after its caret", () => {
@@ -44,10 +40,7 @@ describe("diagnostic codes", () => {
     expect(lines[at + 3]).toBe("    see: docs/errors.md#unsupported-memory");
   });
 
-  test("the code reaches Python as exc.nki_code", async () => {
-    let out = "";
-    const { createNodeRuntime } = await import("../../wasm/js/node.mjs");
-    const rt = await createNodeRuntime({ stdout: (t) => (out += t), stderr: () => {} });
+  test("the code reaches Python as exc.nki_code", () => {
     const src = `${HEAD}@nki.jit
 def k(a):
     return nl.exp(a)
@@ -60,8 +53,9 @@ try:
 except RuntimeError as e:
     print("code", e.nki_code)
 `;
-    expect(rt.runSource(src, { filename: "c.py" }).exitCode).toBe(0);
-    expect(out).toBe("code unsupported-memory\ncode nki-api-outside-of-nki-kernel\n");
+    const r = run(src);
+    expect(r.exitCode, r.err).toBe(0);
+    expect(r.out).toBe("code unsupported-memory\ncode nki-api-outside-of-nki-kernel\n");
   });
 
   test("a surface error with a stable identity links its section too", () => {
@@ -91,11 +85,8 @@ except RuntimeError as e:
       "        acc = nl.add(acc, t)",
       "    return a",
     ].join("\n");
-    h.err = "";
-    const r = h.runtime.runSource(script("a", body, "nt.tensor[[128, 512], nl.float32]"), {
-      filename: "c.py",
-    });
-    expect(r.exitCode, h.err).toBe(0);
+    const r = run(script("a", body, "nt.tensor[[128, 512], nl.float32]"));
+    expect(r.exitCode, r.err).toBe(0);
     const codes = r.diagnostics.filter((d) => d.severity === "warning").map((d) => d.code);
     expect(codes).toEqual(["shadowing-local-tensor"]);
   });

@@ -171,10 +171,9 @@ nki.simulate_kernel(k, F)`],
 ];
 
 function codeOf(src) {
-  h.err = "";
-  const r = h.runtime.runSource(src, { filename: "e.py" });
-  const m = h.err.match(/\n {4}see: docs\/errors\.md#([a-z0-9-]+)\n/);
-  return r.exitCode !== 0 && m ? m[1] : `exit ${r.exitCode}: ${h.err.split("\n")[0]}`;
+  const r = h.run(src);
+  const m = r.err.match(/\n {4}see: docs\/errors\.md#([a-z0-9-]+)\n/);
+  return r.exitCode !== 0 && m ? m[1] : `exit ${r.exitCode}: ${r.err.split("\n")[0]}`;
 }
 
 describe("docs/errors.md wrong lines", () => {

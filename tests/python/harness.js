@@ -65,12 +65,12 @@ export function pythonHarness(filename, { head = HEAD, returnNone = false } = {}
 
   /**
    * Runs `src` as a script named `name` (default the file's) with fresh out/err; returns
-   * runSource's result with that run's `out` and `err`.
+   * runSource's result with that run's `out` and `err`. `options` go to runSource (onTrace).
    */
-  h.run = (src, name = filename) => {
+  h.run = (src, name = filename, options = {}) => {
     h.out = "";
     h.err = "";
-    const r = h.runtime.runSource(src, { filename: name });
+    const r = h.runtime.runSource(src, { ...options, filename: name });
     return { ...r, out: h.out, err: h.err };
   };
 

@@ -1,8 +1,8 @@
 // runSource({onTrace}): each kernel's trace reaches the caller as soon as it is finalized, while
 // the script goes on — real Pyodide and the real wasm core. The final `traces` are unchanged.
-import { beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { pythonHarness } from "../python/harness.js";
 
 const HEAD = `import numpy as np
 import neuronxcc.nki as nki
@@ -23,24 +23,12 @@ def negate(a):
     return out
 `;
 
-let runtime;
-let out = "";
-
-beforeAll(async () => {
-  runtime = await createNodeRuntime({ stdout: (t) => (out += t), stderr: () => {} });
-});
-
-beforeEach(() => {
-  out = "";
-});
+const py = pythonHarness("s.py");
 
 /** Runs with an onTrace that notes what the script had printed when each trace arrived. */
 function streamed(src) {
   const seen = [];
-  const result = runtime.runSource(src, {
-    filename: "s.py",
-    onTrace: (trace) => seen.push({ trace, stdoutThen: out }),
-  });
+  const result = py.run(src, "s.py", { onTrace: (trace) => seen.push({ trace, stdoutThen: py.out }) });
   return { result, seen };
 }
 
@@ -57,7 +45,7 @@ print("after")
     expect(seen.map((s) => s.trace.kernel)).toEqual(["double", "negate"]);
     expect(seen[0].stdoutThen).toBe("before\n");
     expect(seen[1].stdoutThen).toBe("before\nbetween\n");
-    expect(out).toBe("before\nbetween\nafter\n");
+    expect(py.out).toBe("before\nbetween\nafter\n");
   });
 
   test("each streamed trace is the final entry: text, records, ir, irJson, simulated", () => {
@@ -91,7 +79,7 @@ nki.trace_kernel(double, nt.tensor[[128, 32], nl.float32])
 nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
 nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
 `;
-    const plain = runtime.runSource(src, { filename: "s.py" });
+    const plain = py.run(src);
     const { result } = streamed(src);
     expect(plain.exitCode).toBe(0);
     expect(result.exitCode).toBe(0);
@@ -116,17 +104,16 @@ nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
 print("went on")
 `;
     expect(() =>
-      runtime.runSource(src, {
-        filename: "s.py",
+      py.run(src, "s.py", {
         onTrace: () => {
           throw new Error("listener broke");
         },
       }),
     ).toThrow("listener broke");
-    expect(out).toBe("went on\n");
+    expect(py.out).toBe("went on\n");
     // The runtime is usable afterwards, and the old hook is gone.
     const calls = [];
-    const r = runtime.runSource(src, { filename: "s.py", onTrace: (t) => calls.push(t.kernel) });
+    const r = py.run(src, "s.py", { onTrace: (t) => calls.push(t.kernel) });
     expect(r.exitCode).toBe(0);
     expect(calls).toEqual(["double"]);
   });
