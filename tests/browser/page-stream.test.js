@@ -2,9 +2,9 @@
 // script that traces and then keeps Python busy shows its IR while it still runs; the previous
 // run's IR stays (dimmed) until the new one arrives; the run's end keeps the streamed DOM; Stop
 // keeps the streamed IR with a note. Real Chromium against the built site.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 
-import { launchBrowser, openPage, runAndWait, screenshot, setCode, startServer, waitForRuntime } from "./harness.js";
+import { runAndWait, screenshot, setCode, usePlayground } from "./harness.js";
 
 const kernel = (name) => `import time
 import neuronxcc.nki as nki
@@ -22,21 +22,9 @@ const TRACE = (name) => `nki.trace_kernel(${name}, nt.tensor[[128, 64], nl.float
 // A busy loop in Python (no sleep: the worker's Python thread is really occupied).
 const SPIN = (seconds) => `t0 = time.time()\nwhile time.time() - t0 < ${seconds}:\n    pass\nprint("spun", flush=True)\n`;
 
-let server;
-let browser;
+const pg = usePlayground();
 let page;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await openPage(browser.context, server.url);
-  expect(await waitForRuntime(page)).toBe("ready");
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+beforeAll(() => (page = pg.page));
 
 /** Waits for the IR pane to show `name`'s header; returns the page's state at that moment. */
 function whenIrShows(name) {
