@@ -287,22 +287,16 @@ while True: pass
   });
 
   test("a simulator warning is marked in the source as a warning; the run still succeeds", async () => {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
-    try {
-      const page = await context.newPage();
-      await page.goto(`${subServer.url}simwarn/page/`);
-      expect(await runEmbed(page, 0)).toBe("done");
-      const el = embed(page, 0);
-      const marked = el.locator(".cm-lintRange-warning");
-      await expect.poll(() => marked.count()).toBe(1);
-      expect(await marked.textContent()).toBe("nl.store");
-      const line = await marked.evaluate((m) => [...m.closest(".cm-content").children].indexOf(m.closest(".cm-line")) + 1);
-      expect(line).toBe(10);
-      expect(await el.locator(".cm-lintRange-error").count()).toBe(0);
-      expect(await el.locator(".nkp-panel-output").textContent()).toContain("half.py:10:5: warning: reading memory that was never written");
-    } finally {
-      await context.close();
-    }
+    const { page } = await openDemo(subServer.url, { viewport: { width: 1000, height: 800 } }, "simwarn/page/");
+    expect(await runEmbed(page, 0)).toBe("done");
+    const el = embed(page, 0);
+    const marked = el.locator(".cm-lintRange-warning");
+    await expect.poll(() => marked.count()).toBe(1);
+    expect(await marked.textContent()).toBe("nl.store");
+    const line = await marked.evaluate((m) => [...m.closest(".cm-content").children].indexOf(m.closest(".cm-line")) + 1);
+    expect(line).toBe(10);
+    expect(await el.locator(".cm-lintRange-error").count()).toBe(0);
+    expect(await el.locator(".nkp-panel-output").textContent()).toContain("half.py:10:5: warning: reading memory that was never written");
   });
 
   test("autorun starts when the example scrolls into view, not before", async () => {
