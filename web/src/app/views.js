@@ -1,15 +1,15 @@
-// The result panes (IR, regions, simulation) and the three-way linking between them and the
-// editor: a source line lights its IR lines and regions, an IR line its source line and region,
-// a region its source span and IR block. The breadcrumb shows the region path of the cursor.
+// The page's result panes (IR, regions, simulation) on its fixed elements, linked to the editor
+// (web/src/link/linking.js, shared with the embed: a source line lights its IR lines and regions,
+// an IR line its source line and region, a region its source span and IR block), and the
+// breadcrumb with the region path of the cursor.
 //
-// The components (web/src/ir, regions, sim, link) own rendering; this file owns the linking.
+// The components (web/src/ir, regions, sim, link) own rendering and linking; this file wires
+// them to the page's elements.
 import { createIrView } from "../ir/ir-view.js";
 import { createLinkIndex } from "../link/link-index.js";
+import { createLinking } from "../link/linking.js";
 import { createRegionView } from "../regions/region-view.js";
 import { createSimView } from "../sim/sim-view.js";
-
-const numbers = (a, b) => Array.from({ length: Math.max(0, b - a + 1) }, (_, k) => a + k);
-const asSet = (x) => new Set(x == null ? [] : typeof x === "object" ? x : [x]);
 
 /**
  * @param {object} opts
@@ -23,82 +23,29 @@ export function createViews({ editor }) {
   };
   const breadcrumb = document.getElementById("breadcrumb");
   let link = null;
-  let cursorLine = editor.cursorLine();
+  const linking = createLinking();
 
   const irView = createIrView(panels.ir, {
-    onLineClick(record, index) {
-      const line = link?.sourceLineForIrLine(index)?.line;
-      if (line > 0) editor.select(line, 0, 0, 0, { focus: false });
-      showIrLine(index);
-    },
-    onLineHover(record) {
-      if (!record) return showSourceLine(cursorLine);
-      // Only lines of the user's file link back (not library frames).
-      const line = link?.file && record.loc?.file !== link.file ? null : record.loc?.line;
-      editor.highlightLines(line > 0 ? [line] : []);
-      setData(document.getElementById("editor"), line > 0 ? [line] : []);
-    },
+    onLineClick: (record, index) => linking.irLineClick(index),
+    onLineHover: (record) => linking.irLineHover(record),
   });
   const regionView = createRegionView(panels.regions, {
-    onRegionClick: (id) => showRegion(id, { select: true }),
-    onRegionHover: (id) => (id == null ? showSourceLine(cursorLine) : showRegion(id, { select: false })),
+    onRegionClick: (id) => linking.regionClick(id),
+    onRegionHover: (id) => linking.regionHover(id),
   });
   // Simulator warnings and prints point at the source (a read of never-written memory…).
   const simView = createSimView(panels.sim, {
-    onSourceClick(loc) {
-      if (loc?.line > 0 && (!link?.file || !loc.file || loc.file.endsWith(link.file))) editor.select(loc.line, loc.col);
-    },
+    onSourceClick: (loc) => linking.sourceClick(loc),
   });
-
-  function setData(el, values) {
-    el.dataset.linkedLines = [...values].sort((a, b) => a - b).join(",");
-  }
-
-  function highlightIr(lines, regionId) {
-    irView.highlight({ lines, regionId });
-    setData(panels.ir, lines);
-    const first = Math.min(...lines);
-    if (Number.isFinite(first)) irView.scrollToLine(first);
-  }
-
-  function highlightRegions(ids) {
-    regionView.highlight(ids);
-    panels.regions.dataset.linkedRegions = [...ids].join(",");
-  }
-
-  /** A source line's IR lines and regions (cursor or pointer on that line). */
-  function showSourceLine(line) {
-    if (!link) return;
-    const regions = asSet(link.regionsForSourceLine(line));
-    // Regions come innermost first.
-    highlightIr(asSet(link.irLinesForSourceLine(line)), [...regions][0] ?? null);
-    highlightRegions(regions);
-    editor.highlightLines([]);
-    setData(document.getElementById("editor"), []);
-  }
-
-  function showIrLine(index) {
-    const region = link?.regionForIrLine(index);
-    const line = link?.sourceLineForIrLine(index)?.line;
-    highlightIr(new Set([index]), region ?? null);
-    highlightRegions(asSet(region));
-    editor.highlightLines(line > 0 ? [line] : []);
-    setData(document.getElementById("editor"), line > 0 ? [line] : []);
-  }
-
-  function showRegion(id, { select }) {
-    if (!link) return;
-    const ir = link.irRangeForRegion(id); // [first, last] IR line
-    const span = link.sourceSpanForRegion(id); // {startLine, endLine} in the user's file
-    const src = span ? [span.startLine, span.endLine] : null;
-    // Selecting moves the cursor, which lights the cursor line's IR: do it before ours.
-    if (select && src) editor.select(src[0], 0, 0, 0, { focus: false });
-    highlightIr(new Set(ir ? numbers(...ir) : []), id);
-    highlightRegions(new Set([id]));
-    const lines = src ? numbers(...src) : [];
-    editor.highlightLines(lines);
-    setData(document.getElementById("editor"), lines);
-  }
+  linking.attach({
+    editor,
+    getLink: () => link,
+    ir: irView,
+    regions: regionView,
+    // The linked lines and regions as data attributes: what the browser tests read.
+    marks: { ir: panels.ir, regions: panels.regions, source: document.getElementById("editor") },
+    cursorLine: editor.cursorLine(),
+  });
 
   function renderBreadcrumb(line) {
     const path = link ? link.regionPath(line) ?? [] : [];
@@ -117,7 +64,7 @@ export function createViews({ editor }) {
         button.type = "button";
         button.textContent = label;
         button.title = label;
-        button.addEventListener("click", () => showRegion(id, { select: false }));
+        button.addEventListener("click", () => linking.showRegion(id));
         li.append(button);
       }
       return li;
@@ -139,8 +86,8 @@ export function createViews({ editor }) {
     regionView.setTraces(traces, link);
     panels.ir.dataset.lines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
     setStale(["ir", "regions"], false);
-    renderBreadcrumb(cursorLine);
-    showSourceLine(cursorLine);
+    renderBreadcrumb(linking.cursor);
+    linking.refresh();
   }
 
   /** A stale pane stays readable but dimmed: the previous run's, until the new one arrives. */
@@ -176,16 +123,13 @@ export function createViews({ editor }) {
       regionView.clear();
       simView.clear();
       panels.ir.dataset.lines = "0";
-      renderBreadcrumb(cursorLine);
+      renderBreadcrumb(linking.cursor);
     },
     onCursorLine(line) {
-      cursorLine = line;
       renderBreadcrumb(line);
-      showSourceLine(line);
+      linking.cursorLine(line);
     },
-    onHoverLine(line) {
-      showSourceLine(line ?? cursorLine);
-    },
+    onHoverLine: (line) => linking.hoverLine(line),
     /** The IR lines in the index space the panes share (tests compare against these). */
     irLineTexts: () => (link?.lines ?? []).map((l) => l.text),
   };

@@ -11,8 +11,7 @@ import { createEditor } from "../editor/editor.js";
 import editorCss from "./editor.css?inline";
 import liveCss from "./live.css?inline";
 import { adoptStyle } from "./nki-playground.js";
-import { createLinking } from "./linking.js";
-import { createIrView, createLinkIndex, createRegionView, createSimView } from "./panes.js";
+import { createIrView, createLinkIndex, createLinking, createRegionView, createSimView } from "./panes.js";
 import { runShared, stopShared, watchRuntimeStatus } from "./runtime.js";
 import { createTabs } from "./tabs.js";
 
@@ -67,7 +66,7 @@ export async function mountLive(el, opts) {
     label: `${filename} (NKI kernel source)`,
     onChange: () => opts.onSourceChange(),
     onRun: () => handle.run(),
-    onCursorLine: (line) => linking.sourceLine(line),
+    onCursorLine: (line) => linking.cursorLine(line),
     onHoverLine: (line) => linking.hoverLine(line),
   });
   const readOnly = new Compartment();
@@ -98,7 +97,7 @@ export async function mountLive(el, opts) {
     output.className = "nkp-output";
     tabs.panel("output").append(output);
   }
-  linking.attach({ editor, views, getLink: () => link });
+  linking.attach({ editor, ir: views.ir, regions: views.regions, getLink: () => link, cursorLine: editor.cursorLine() });
 
   function appendOutput(stream, text) {
     if (!output) return;
@@ -121,7 +120,7 @@ export async function mountLive(el, opts) {
     // The views reuse this index instead of building their own.
     views.ir?.setTraces(traces, link);
     views.regions?.setTraces(traces, link);
-    linking.sourceLine(editor.cursorLine());
+    linking.cursorLine(editor.cursorLine());
     el.dataset.irLines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
   }
 
