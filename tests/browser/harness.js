@@ -106,6 +106,23 @@ export async function screenshot(page, name, options = {}) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), ...options });
 }
 
+/**
+ * Waits for the first lint mark of `severity` ("error", "warning") in the editor and returns
+ * where it starts ({line, col}, 1-based, col as the CLI prints it) and its text.
+ */
+export async function lintMark(page, severity) {
+  const marker = page.locator(`.cm-lintRange-${severity}`).first();
+  await marker.waitFor();
+  return marker.evaluate((el) => {
+    const line = el.closest(".cm-line");
+    const lines = [...document.querySelectorAll(".cm-content .cm-line")];
+    const range = document.createRange();
+    range.setStart(line, 0);
+    range.setEndBefore(el);
+    return { line: lines.indexOf(line) + 1, col: range.toString().length + 1, text: el.textContent };
+  });
+}
+
 /** The element CodeMirror draws for a 1-based line number, when it is in view. */
 export function editorLine(page, line) {
   return page.locator(".cm-content .cm-line").nth(line - 1);

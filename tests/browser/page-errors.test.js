@@ -2,7 +2,7 @@
 // Problems list that moves the cursor there, the stderr in Output, the text kept.
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { getCode, runAndWait, screenshot, setCode, usePlayground } from "./harness.js";
+import { getCode, lintMark, runAndWait, screenshot, setCode, usePlayground } from "./harness.js";
 
 // Line 5, column 5: `nl.load` called outside any kernel.
 const SOURCE = [
@@ -25,16 +25,7 @@ describe("diagnostics", () => {
     expect(await page.textContent("#output")).toContain("calling NKI API outside of NKI kernels is not supported");
 
     // The marker: CodeMirror wraps the diagnostic's range in .cm-lintRange-error.
-    const marker = page.locator(".cm-lintRange-error").first();
-    await marker.waitFor();
-    const where = await marker.evaluate((el) => {
-      const line = el.closest(".cm-line");
-      const lines = [...document.querySelectorAll(".cm-content .cm-line")];
-      const range = document.createRange();
-      range.setStart(line, 0);
-      range.setEndBefore(el);
-      return { line: lines.indexOf(line) + 1, col: range.toString().length + 1, text: el.textContent };
-    });
+    const where = await lintMark(page, "error");
     expect(where.line).toBe(5);
     expect(where.col).toBe(5);
     expect(where.text.startsWith("nl.load")).toBe(true);

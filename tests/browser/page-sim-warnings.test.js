@@ -1,9 +1,9 @@
 // A simulator warning in the page: a kernel that stores an SBUF tile it only half wrote gets a
 // warning marker on the reading line (not an error marker: the run succeeds) and a Problems
 // entry that links to the warning's section of the errors page by its code.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 
-import { launchBrowser, openPage, runAndWait, screenshot, setCode, startServer, waitForRuntime } from "./harness.js";
+import { lintMark, runAndWait, screenshot, setCode, usePlayground } from "./harness.js";
 
 // Line 10, column 5: `nl.store` reads `buf`, whose rows 64..127 nothing wrote.
 const SOURCE = [
@@ -23,21 +23,9 @@ const SOURCE = [
   "",
 ].join("\n");
 
-let server;
-let browser;
+const pg = usePlayground();
 let page;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await openPage(browser.context, server.url);
-  expect(await waitForRuntime(page)).toBe("ready");
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+beforeAll(() => (page = pg.page));
 
 describe("simulator warnings", () => {
   test("a read of never-written SBUF: a warning marker at the reading line, a Problems entry linking unwritten-read", async () => {
@@ -48,16 +36,7 @@ describe("simulator warnings", () => {
     expect(sim.warnings[0]).toMatchObject({ line: 10, col: 5, code: "unwritten-read" });
 
     // The marker: CodeMirror wraps the warning's range in .cm-lintRange-warning.
-    const marker = page.locator(".cm-lintRange-warning").first();
-    await marker.waitFor();
-    const where = await marker.evaluate((el) => {
-      const line = el.closest(".cm-line");
-      const lines = [...document.querySelectorAll(".cm-content .cm-line")];
-      const range = document.createRange();
-      range.setStart(line, 0);
-      range.setEndBefore(el);
-      return { line: lines.indexOf(line) + 1, col: range.toString().length + 1, text: el.textContent };
-    });
+    const where = await lintMark(page, "warning");
     expect(where).toEqual({ line: 10, col: 5, text: "nl.store" });
     expect(await page.locator(".cm-lintRange-error").count()).toBe(0);
 
