@@ -73,6 +73,8 @@ describe("playground page", () => {
 
   test("examples menu loads a kernel; the text and the layout survive a reload", async () => {
     const page = await openPage(pg.browser.context, pg.server.url);
+    // The menu is filled by the page chunk, which loads after the boot chunk has started the worker.
+    await page.waitForSelector("html[data-editor-ready]");
     const options = await page.$$eval("#examples option", (os) => os.map((o) => [o.value, o.title]));
     expect(options.map(([v]) => v)).toEqual(expect.arrayContaining(["tensor_add", "attention", "softmax"]));
     expect(Object.fromEntries(options).attention).toMatch(/^Single-head attention/);
