@@ -119,10 +119,14 @@ const embed = (page, i) => page.locator("nki-playground").nth(i);
 
 /** Clicks Run on embed i and waits for its run to end; returns its data-state. */
 async function runEmbed(page, i) {
+  // Wait for this run to finish, not for a state left by the last one (after Stop the element
+  // already says "error" when Run is clicked).
+  const runsDone = (n) => Number(document.querySelectorAll("nki-playground")[n].dataset.runsDone ?? 0);
+  const before = await page.evaluate(runsDone, i);
   await embed(page, i).locator(".nkp-run").click();
   await page.waitForFunction(
-    (n) => ["done", "error"].includes(document.querySelectorAll("nki-playground")[n].dataset.state),
-    i,
+    ([n, b]) => Number(document.querySelectorAll("nki-playground")[n].dataset.runsDone ?? 0) > b,
+    [i, before],
     { timeout: 120_000 },
   );
   return embed(page, i).getAttribute("data-state");
