@@ -132,11 +132,14 @@ async function runEmbed(page, i) {
   return embed(page, i).getAttribute("data-state");
 }
 
-/** Replaces the code in embed `el`'s live editor by typing `text` over all of it. */
+/**
+ * Replaces the code in embed `el`'s live editor with `text`, as one input (a paste): key-by-key
+ * typing right after a Stop lost a key now and then ("pint") while the replacement worker booted.
+ */
 async function typeOver(page, el, text) {
   await el.locator(".nkp-editor .cm-content").click();
   await page.keyboard.press("Control+A");
-  await page.keyboard.type(text);
+  await page.keyboard.insertText(text);
 }
 
 describe("<nki-playground> on the demo page", () => {
@@ -276,7 +279,9 @@ while True: pass
     expect(await el.locator(".nkp-panel-ir").textContent()).toContain("kernel @streamed(");
     // The editor kept the code; a fixed script runs on the replacement worker.
     await typeOver(page, el, 'print("after stop")\n');
-    expect(await runEmbed(page, 0)).toBe("done");
+    const after = await runEmbed(page, 0);
+    const why = `${await el.locator(".nkp-status").textContent()} | ${await el.locator(".nkp-panel-output").textContent()}`;
+    expect(after, why).toBe("done");
     expect(await el.locator(".nkp-panel-output").textContent()).toContain("after stop");
     expect(log.workers).toHaveLength(2);
   });
