@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "sema/sema.h"
 #include "sim/host_ops.h"
@@ -187,20 +188,39 @@ std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape) {
   return s;
 }
 
+/// The loop types (`lp`, `od`) and the function of request `j`'s ufunc `name`: one of `fop` /
+/// `iop` by the loop type's kind; nullopt when the types or the name are not supported here.
+struct LoopOps {
+  HType lp, od;
+  bool fl;
+  const FloatOp* fop;
+  const IntOp* iop;
+};
+std::optional<LoopOps> loop_ops(const Json& j) {
+  auto lp = parse_htype(j["lp"].string()), od = parse_htype(j["od"].string());
+  if (!lp || !od || *lp == HType::U64) return std::nullopt;
+  const bool fl = is_float(*lp);
+  const std::string& name = j["name"].string();
+  const FloatOp* fop = fl ? lookup(kFloat, name) : nullptr;
+  const IntOp* iop = fl ? nullptr : lookup(kInt, name);
+  if (!fop && !iop) return std::nullopt;
+  return LoopOps{*lp, *od, fl, fop, iop};
+}
+
 } // namespace
 
 std::string ufunc(const Json& j) {
-  const std::string& name = j["name"].string();
-  auto lp = parse_htype(j["lp"].string()), od = parse_htype(j["od"].string());
-  if (!lp || !od || *lp == HType::U64) return unsupported();
-  const bool fl = is_float(*lp);
-  const FloatOp* fop = fl ? lookup(kFloat, name) : nullptr;
-  const IntOp* iop = fl ? nullptr : lookup(kInt, name);
-  if (!fop && !iop) return unsupported();
+  const std::optional<LoopOps> ops = loop_ops(j);
+  if (!ops) return unsupported();
+  // Plain locals, not a structured binding: C++17 lambdas cannot capture those.
+  const HType lp = ops->lp, od = ops->od;
+  const bool fl = ops->fl;
+  const FloatOp* fop = ops->fop;
+  const IntOp* iop = ops->iop;
   std::vector<int64_t> shape = j["shape"].int_list();
   int64_t n = 1;
   for (int64_t s : shape) n *= s;
-  int out = new_array(*od, n);
+  int out = new_array(od, n);
   // Operands: views, or scalars (already cast to the loop type by the caller) as 0-d views.
   std::vector<HView> views;
   std::vector<int> temps;
@@ -209,12 +229,12 @@ std::string ufunc(const Json& j) {
       views.push_back(view_of(o));
       continue;
     }
-    int t = new_array(*lp, 1);
+    int t = new_array(lp, 1);
     temps.push_back(t);
     if (fl)
-      store_f(array(t).bytes(), *lp, o["s"].number());
+      store_f(array(t).bytes(), lp, o["s"].number());
     else
-      store_i(array(t).bytes(), *lp, o["s"].integer());
+      store_i(array(t).bytes(), lp, o["s"].integer());
     views.push_back(HView{t, 0, {}, {}});
   }
   HView outv{out, 0, shape, contiguous_strides(shape)};
@@ -223,7 +243,7 @@ std::string ufunc(const Json& j) {
   std::vector<HArray*> arrs;
   for (const HView& v : views) arrs.push_back(&array(v.id));
   HArray& o = array(out);
-  const int os = hsize(*od);
+  const int os = hsize(od);
   const bool two = views.size() > 1;
   for_each(shape, ptrs, [&](int64_t, const int64_t* offs) {
     uint8_t* dp = o.bytes() + offs[0] * os;
@@ -232,11 +252,11 @@ std::string ufunc(const Json& j) {
     if (fl) {
       double x = load_f(a, arrs[0]->type), y = two ? load_f(b, arrs[1]->type) : 0.0;
       double r = fop->f(x, y);
-      if (*od == HType::F16) r = static_cast<float>(r); // half loops compute in float32
-      store_f(dp, *od, r);
+      if (od == HType::F16) r = static_cast<float>(r); // half loops compute in float32
+      store_f(dp, od, r);
     } else {
       int64_t x = load_i(a, arrs[0]->type), y = two ? load_i(b, arrs[1]->type) : 0;
-      store_i(dp, *od, iop->f(x, y));
+      store_i(dp, od, iop->f(x, y));
     }
   });
   for (int t : temps) request("{\"op\":\"free\",\"id\":" + std::to_string(t) + "}");
@@ -245,12 +265,13 @@ std::string ufunc(const Json& j) {
 
 std::string reduce(const Json& j) {
   const std::string& name = j["name"].string();
-  auto lp = parse_htype(j["lp"].string()), od = parse_htype(j["od"].string());
-  if (!lp || !od || *lp == HType::U64) return unsupported();
-  const bool fl = is_float(*lp);
-  const FloatOp* fop = fl ? lookup(kFloat, name) : nullptr;
-  const IntOp* iop = fl ? nullptr : lookup(kInt, name);
-  if (!fop && !iop) return unsupported();
+  const std::optional<LoopOps> ops = loop_ops(j);
+  if (!ops) return unsupported();
+  // Plain locals, not a structured binding: C++17 lambdas cannot capture those.
+  const HType od = ops->od;
+  const bool fl = ops->fl;
+  const FloatOp* fop = ops->fop;
+  const IntOp* iop = ops->iop;
   HView in = view_of(j["in"]);
   std::vector<int64_t> axes = j["axes"].int_list();
   HView kept{in.id, in.offset, {}, {}}, red{in.id, 0, {}, {}};
@@ -263,12 +284,12 @@ std::string reduce(const Json& j) {
   for (int64_t s : kept.shape) n *= s;
   for (int64_t s : red.shape) per *= s;
   if (per == 0) return unsupported(); // empty reductions: the fallback's own rules
-  int out = new_array(*od, n);
+  int out = new_array(od, n);
   HArray& src = array(in.id);
   HArray& o = array(out);
-  const int is = hsize(src.type), os = hsize(*od);
+  const int is = hsize(src.type), os = hsize(od);
   const bool has_init = !j["initial"].is_null();
-  const bool half = *od == HType::F16, sum = name == "add";
+  const bool half = od == HType::F16, sum = name == "add";
   for_each(kept.shape, {&kept}, [&](int64_t flat, const int64_t* base) {
     red.offset = base[0];
     bool first = !has_init;
@@ -296,9 +317,9 @@ std::string reduce(const Json& j) {
     });
     uint8_t* dp = o.bytes() + flat * os;
     if (fl)
-      store_f(dp, *od, std::isfinite(acc + comp) ? acc + comp : acc);
+      store_f(dp, od, std::isfinite(acc + comp) ? acc + comp : acc);
     else
-      store_i(dp, *od, iacc);
+      store_i(dp, od, iacc);
   });
   return reply_id(out);
 }
