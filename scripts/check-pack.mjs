@@ -8,6 +8,7 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const required = [
   ["build/wasm/nki_core.mjs", "npm run build"],
   ["build/wasm/nki_core.wasm", "npm run build"],
+  ["build/site/nki-python.pyc", "npm run build"],
   ["wasm/python/neuronxcc/nki/__init__.py", "a complete checkout"],
   ["web/src/ir/tokens.js", "a complete checkout"],
 ];

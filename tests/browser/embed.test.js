@@ -69,15 +69,15 @@ beforeAll(async () => {
   // A host page with a strict Content-Security-Policy (no inline script or style, no eval):
   // the demo page without its own inline <style>, a <meta> policy, the site's files beside it.
   mkdirSync(join(subRoot, "csp/docs-demo"), { recursive: true });
-  for (const name of ["element", "pyodide", "nki-python.json"]) symlinkSync(join(SITE, name), join(subRoot, "csp", name));
+  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc"]) symlinkSync(join(SITE, name), join(subRoot, "csp", name));
   const demo = readFileSync(join(SITE, DEMO, "index.html"), "utf8").replace(/<style>[\s\S]*?<\/style>/, "");
   writeFileSync(join(subRoot, "csp/docs-demo/index.html"), demo.replace("<head>", `<head>\n<meta http-equiv="Content-Security-Policy" content="${CSP}">`));
   // autorun: one example below a screenful of text, written by hand (no pre-render).
   mkdirSync(join(subRoot, "auto/page"), { recursive: true });
-  for (const name of ["element", "pyodide", "nki-python.json"]) symlinkSync(join(SITE, name), join(subRoot, "auto", name));
+  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc"]) symlinkSync(join(SITE, name), join(subRoot, "auto", name));
   writeFileSync(join(subRoot, "auto/page/index.html"), AUTORUN_PAGE);
   mkdirSync(join(subRoot, "simwarn/page"), { recursive: true });
-  for (const name of ["element", "pyodide", "nki-python.json"]) symlinkSync(join(SITE, name), join(subRoot, "simwarn", name));
+  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc"]) symlinkSync(join(SITE, name), join(subRoot, "simwarn", name));
   writeFileSync(join(subRoot, "simwarn/page/index.html"), SIM_WARNING_PAGE);
   subServer = await startServer({ root: subRoot, needs: [] });
   browser = await launchChromium();

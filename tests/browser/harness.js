@@ -29,7 +29,12 @@ export function launchBrowser({ colorScheme = "light", viewport } = {}) {
  */
 export function recordProblems(page) {
   const problems = [];
-  page.on("console", (msg) => msg.type() === "error" && problems.push(`console: ${msg.text()}`));
+  // Errors, and our own warnings (e.g. the compiled Python package not used), are problems.
+  page.on("console", (msg) => {
+    if (msg.type() === "error" || (msg.type() === "warning" && msg.text().startsWith("nki-playground:"))) {
+      problems.push(`console: ${msg.text()}`);
+    }
+  });
   page.on("pageerror", (err) => problems.push(`pageerror: ${err}`));
   page.on("response", (res) => res.status() >= 400 && problems.push(`${res.status()} ${res.url()}`));
   return problems;

@@ -47,6 +47,7 @@ describe("npm package", () => {
       "wasm/js/runtime.mjs",
       "build/wasm/nki_core.mjs",
       "build/wasm/nki_core.wasm",
+      "build/site/nki-python.pyc",
       "wasm/python/neuronxcc/nki/__init__.py",
       "web/src/static/prerender.js",
       "web/src/ir/tokens.js",
@@ -64,15 +65,20 @@ describe("npm package", () => {
     expect(JSON.parse(stdout).map((ir) => ir.kernel)).toEqual(["tensor_add"]);
   });
 
-  test("the exports resolve: '.', './browser', './prerender', './cli'", async () => {
+  test("the exports resolve: '.', './browser', './prerender', './cli'; the runtime boots from the compiled package", async () => {
     const script = `
       const node = await import("nki-playground");
       const browser = await import("nki-playground/browser");
       const pre = await import("nki-playground/prerender");
       const cli = await import("nki-playground/cli");
-      console.log([typeof node.createRuntime, typeof node.createNodeRuntime, typeof browser.createRuntime, typeof pre.prerender, typeof cli.main].join(","));`;
+      console.log([typeof node.createRuntime, typeof node.createNodeRuntime, typeof browser.createRuntime, typeof pre.prerender, typeof cli.main].join(","));
+      const runtime = await node.createRuntime({ stdout() {}, stderr() {} });
+      console.log(JSON.stringify(runtime.pythonCache));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
-    expect(stdout.trim()).toBe("function,function,function,function,function");
+    const [types, cache] = stdout.trim().split("\n");
+    expect(types).toBe("function,function,function,function,function");
+    // The installed package boots from its compiled Python (build/site/nki-python.pyc).
+    expect(JSON.parse(cache).installed).toBeGreaterThan(50);
   });
 
   test("docs/examples/kernel-ci.test.js passes from the installed project", async () => {

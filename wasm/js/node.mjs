@@ -1,6 +1,6 @@
 // Node wrapper around runtime.mjs: Pyodide from node_modules, the core from build/wasm,
 // the Python package from wasm/python, and runFile() over the host file system (NODEFS).
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,6 +16,14 @@ const require = createRequire(import.meta.url);
 export const DEFAULT_CORE_PATH = new URL("../../build/wasm/nki_core.mjs", import.meta.url).pathname;
 
 /**
+ * The compiled Python package of the build (scripts/bundle-python.mjs): the site's copy, which
+ * the npm package ships, else the one the site is built from.
+ */
+export const DEFAULT_PYTHON_CACHE_PATH = ["../../build/site/nki-python.pyc", "../../web/public/nki-python.pyc"]
+  .map((rel) => new URL(rel, import.meta.url).pathname)
+  .find((path) => existsSync(path)) ?? null;
+
+/**
  * Creates the runtime for Node.
  *
  * @param {object} [opts]
@@ -23,12 +31,15 @@ export const DEFAULT_CORE_PATH = new URL("../../build/wasm/nki_core.mjs", import
  * @param {(text: string) => void} [opts.stderr]  Defaults to process.stderr.
  * @param {string} [opts.corePath]  Path to nki_core.mjs (default build/wasm/nki_core.mjs).
  * @param {string} [opts.pythonRoot]  Package root holding neuronxcc/ (default wasm/python).
+ * @param {string|null} [opts.pythonCachePath]  The compiled package (default: the build's;
+ *   null: compile the sources on import). Modules whose source changed since are recompiled.
  */
 export async function createNodeRuntime({
   stdout = (text) => process.stdout.write(text),
   stderr = (text) => process.stderr.write(text),
   corePath = process.env.NKI_CORE_PATH || DEFAULT_CORE_PATH,
   pythonRoot = PYTHON_PACKAGE_DIR,
+  pythonCachePath = DEFAULT_PYTHON_CACHE_PATH,
 } = {}) {
   if (!existsSync(corePath)) {
     throw Object.assign(new Error(`${corePath} not found; build it first (npm run build)`), {
@@ -45,6 +56,7 @@ export async function createNodeRuntime({
     indexURL,
     createCore,
     pythonFiles: readPythonFiles(pythonRoot),
+    pythonCache: pythonCachePath && existsSync(pythonCachePath) ? readFileSync(pythonCachePath) : null,
     stdout,
     stderr,
   });

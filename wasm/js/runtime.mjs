@@ -4,6 +4,7 @@
 // Node (CLI, Vitest) and the browser worker is passed in by the caller (see node.mjs and
 // web/src/worker.js).
 import { arrayMemberTexts, objectMemberText } from "./raw-json.mjs";
+import { unpackPythonCache } from "./python-cache.mjs";
 import { decodeResults } from "./results.mjs";
 import { decodeOutput, encodeInputs } from "./simulate.mjs";
 
@@ -20,7 +21,11 @@ export const PYTHON_ROOT = "/nki/python";
  * @param {string} opts.indexURL  Folder (or URL) holding pyodide.asm.wasm and friends.
  * @param {(opts: object) => Promise<any>} opts.createCore  Default export of nki_core.mjs.
  * @param {object} [opts.coreOptions]  Module options for createCore (e.g. locateFile).
- * @param {Record<string,string>} opts.pythonFiles  {relativePath: source} of the package.
+ * @param {Record<string,string>|Promise<Record<string,string>>} opts.pythonFiles
+ *   {relativePath: source} of the package (or a promise of it, e.g. still downloading).
+ * @param {Uint8Array|ArrayBuffer|null|Promise<Uint8Array|ArrayBuffer|null>} [opts.pythonCache]  The package compiled
+ *   (python-cache.mjs; `nki-python.pyc` of the build): imports skip compiling. Optional; one
+ *   that does not fit (damaged, another Python) is skipped and `runtime.pythonCache` says why.
  * @param {(text: string) => void} [opts.stdout]  Receives Python stdout as it is written.
  * @param {(text: string) => void} [opts.stderr]  Receives Python stderr as it is written.
  */
@@ -29,20 +34,27 @@ export async function createRuntime({
   indexURL,
   createCore,
   coreOptions = {},
-  pythonFiles,
+  pythonFiles: pythonFilesGiven,
+  pythonCache: pythonCacheGiven = null,
   stdout = () => {},
   stderr = () => {},
 }) {
   if (typeof loadPyodide !== "function") throw new TypeError("createRuntime: loadPyodide is required");
   if (typeof createCore !== "function") throw new TypeError("createRuntime: createCore is required");
-  if (!pythonFiles || typeof pythonFiles !== "object") {
+  if (!pythonFilesGiven || typeof pythonFilesGiven !== "object") {
     throw new TypeError("createRuntime: pythonFiles ({relativePath: text}) is required");
   }
 
-  const [pyodide, core] = await Promise.all([
+  // The package may still be downloading (a promise): Pyodide and the core boot meanwhile.
+  const [pyodide, core, pythonFiles, pythonCache] = await Promise.all([
     loadPyodide({ indexURL }),
     createCore({ ...coreOptions }),
+    pythonFilesGiven,
+    pythonCacheGiven,
   ]);
+  if (!pythonFiles || typeof pythonFiles !== "object") {
+    throw new TypeError("createRuntime: pythonFiles ({relativePath: text}) is required");
+  }
 
   // Raw writers: Python's writes reach the sinks unbatched (a `print(x, end="")` shows up
   // without waiting for a newline). TextDecoder in stream mode keeps multi-byte characters
@@ -59,6 +71,7 @@ export async function createRuntime({
   }));
 
   writePythonFiles(pyodide.FS, pythonFiles);
+  const cacheInfo = installPythonCache(pyodide, pythonCache);
   // The core must be importable before the package is imported: the package imports it at
   // module level.
   pyodide.registerJsModule("nki_core", core);
@@ -142,6 +155,8 @@ _nki_flush`);
   const runtime = {
     pyodide,
     core,
+    /** What became of `pythonCache`: `{installed: files, skipped?: why none were}`. */
+    pythonCache: cacheInfo,
 
     /**
      * Runs kernel source like `python filename *argv`. Python prints errors itself; they
@@ -288,6 +303,36 @@ function writePythonFiles(FS, files) {
     FS.mkdirTree(parentDir(path));
     FS.writeFile(path, text);
   }
+}
+
+/**
+ * Writes the compiled package's `.pyc` files beside the sources (in their `__pycache__`
+ * folders), where the import system finds them. Returns what happened:
+ * `{installed: number of files, skipped?: why none were}`.
+ */
+function installPythonCache(pyodide, cache) {
+  if (cache == null) return { installed: 0, skipped: "no compiled package given" };
+  let unpacked;
+  try {
+    unpacked = unpackPythonCache(cache);
+  } catch (err) {
+    return { installed: 0, skipped: String(err?.message ?? err) };
+  }
+  const tag = pyodide.runPython("import sys\nsys.implementation.cache_tag");
+  if (unpacked.cacheTag !== tag) {
+    return { installed: 0, skipped: `compiled for ${unpacked.cacheTag}, this Python is ${tag}` };
+  }
+  let installed = 0;
+  for (const [rel, bytes] of Object.entries(unpacked.files)) {
+    const parts = rel.split("/");
+    // Only `.pyc` files in `__pycache__` folders of the package: nothing else is overwritten.
+    if (parts.includes("..") || parts.at(-2) !== "__pycache__" || !rel.endsWith(".pyc")) continue;
+    const path = `${PYTHON_ROOT}/${rel}`;
+    pyodide.FS.mkdirTree(parentDir(path));
+    pyodide.FS.writeFile(path, bytes);
+    installed++;
+  }
+  return { installed };
 }
 
 function parentDir(path) {

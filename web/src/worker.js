@@ -27,23 +27,32 @@ const status = (state, message) => self.postMessage({ type: "status", state, mes
 
 async function boot() {
   status("downloading");
-  const pyodideUrl = new URL("pyodide/pyodide.mjs", BASE).href;
-  const [{ loadPyodide }, pythonFiles] = await Promise.all([
-    import(/* @vite-ignore */ pyodideUrl),
-    fetch(new URL("nki-python.json", BASE)).then((r) => {
-      if (!r.ok) throw new Error(`nki-python.json: HTTP ${r.status}`);
-      return r.json();
-    }),
-  ]);
+  // The package downloads while Pyodide and the core boot.
+  const pythonFiles = fetch(new URL("nki-python.json", BASE)).then((r) => {
+    if (!r.ok) throw new Error(`nki-python.json: HTTP ${r.status}`);
+    return r.json();
+  });
+  // The compiled package only saves time: without it the sources are compiled on import.
+  let cacheError = null;
+  const pythonCache = fetch(new URL("nki-python.pyc", BASE)).then(
+    (r) => (r.ok ? r.arrayBuffer() : ((cacheError = `HTTP ${r.status}`), null)),
+    (err) => ((cacheError = String(err?.message ?? err)), null),
+  );
+  pythonFiles.catch(() => {}); // reported through createRuntime below
+  const { loadPyodide } = await import(/* @vite-ignore */ new URL("pyodide/pyodide.mjs", BASE).href);
   status("starting");
-  return createRuntime({
+  const runtime = await createRuntime({
     loadPyodide,
     indexURL: new URL("pyodide/", BASE).href,
     createCore,
     pythonFiles,
+    pythonCache,
     stdout: (text) => self.postMessage({ type: "stdout", id: currentId, text }),
     stderr: (text) => self.postMessage({ type: "stderr", id: currentId, text }),
   });
+  const skipped = cacheError ?? runtime.pythonCache.skipped;
+  if (skipped) console.warn(`nki-playground: nki-python.pyc not used (${skipped}); the package was compiled on import`);
+  return runtime;
 }
 
 const runtimeReady = boot();
