@@ -29,7 +29,7 @@ describe("prerender", () => {
 
   test("no kernel-derived text becomes markup", () => {
     expect(html).not.toMatch(/<script/i);
-    expect(html).toContain(`<nki-playground filename="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;.py">`);
+    expect(html).toContain(`<nki-playground filename="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;.py" data-nkp-format="1">`);
     expect(html).toContain(`<pre class="nkp-source"><code># &lt;script&gt;alert("x")&lt;/script&gt;\nx = 1 &amp; 2\n</code></pre>`);
     expect(html).toContain(`data-kernel="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"`);
   });

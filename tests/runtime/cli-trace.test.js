@@ -35,7 +35,7 @@ describe("nki-playground trace", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^traced tensor_add: 5 instructions\n/);
     const html = readFileSync(out, "utf8");
-    expect(html.startsWith(`<nki-playground filename="${KERNEL}">\n<pre class="nkp-source"><code>`)).toBe(true);
+    expect(html.startsWith(`<nki-playground filename="${KERNEL}" data-nkp-format="1">\n<pre class="nkp-source"><code>`)).toBe(true);
     expect(html).toContain('<span class="ir-kw">LoopScope</span>');
     expect(html).toContain('<span class="nkp-region-detail">%j affine trip 2</span>');
     const json = await cli(["trace", "--format", "json", KERNEL]);

@@ -5,6 +5,14 @@
 import { tokenizeIrLine } from "../ir/tokens.js";
 
 /**
+ * The version of this markup, written as `data-nkp-format` on every pre-rendered element.
+ * Pages stay published for years and are not rebuilt, so every later element must still read
+ * format 1 (tests/browser/embed-compat.test.js keeps a frozen format-1 page); a change the old
+ * markup cannot express gets a new number, and the element reads both.
+ */
+export const PRERENDER_FORMAT = 1;
+
+/**
  * @param {object} opts
  * @param {string} opts.source  the kernel script
  * @param {string} [opts.filename]  the name the element runs it under (shown, and used in locs)
@@ -21,7 +29,7 @@ export function prerender({ source, filename = "kernel.py", traces }) {
     ? `<template class="nkp-ir-json">${escapeText(irJsonArrayText(traces))}</template>\n`
     : "";
   return (
-    `<nki-playground filename="${escapeHtml(filename)}">\n` +
+    `<nki-playground filename="${escapeHtml(filename)}" data-nkp-format="${PRERENDER_FORMAT}">\n` +
     `<pre class="nkp-source"><code>${escapeText(source)}</code></pre>\n` +
     `<div class="nkp-static">\n${kernels}</div>\n` +
     json +
