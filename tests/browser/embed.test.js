@@ -321,6 +321,10 @@ while True: pass
     expect(line).toBe(10);
     expect(await el.locator(".cm-lintRange-error").count()).toBe(0);
     expect(await el.locator(".nkp-panel-output").textContent()).toContain("half.py:10:5: warning: reading memory that was never written");
+    // The simulation pane's warning links to its section of the site's errors page.
+    const code = el.locator(".nkp-panel-sim a.nkp-sim-code");
+    expect(await code.textContent()).toBe("unwritten-read");
+    expect(await code.evaluate((a) => a.href)).toBe(`${subServer.url}simwarn/docs/errors.html#unwritten-read`);
   });
 
   test("autorun starts when the example scrolls into view, not before", async () => {

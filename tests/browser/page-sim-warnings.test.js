@@ -55,7 +55,16 @@ describe("simulator warnings", () => {
     const errorsPage = await page.evaluate(async (u) => (await fetch(u)).text(), href);
     expect(errorsPage).toContain('id="unwritten-read"');
 
+    // The simulation pane lists it too, with its source position and the same code link.
+    await page.click("#tab-sim");
+    const listed = page.locator(".nkp-sim-warning");
+    expect(await listed.count()).toBe(1);
+    expect(await listed.locator(".nkp-sim-src").textContent()).toMatch(/:10:5$/);
+    expect(await listed.locator("a.nkp-sim-code").textContent()).toBe("unwritten-read");
+    expect(await listed.locator("a.nkp-sim-code").evaluate((a) => a.href)).toBe(href);
+
     await page.evaluate(() => window.nkiPlayground.editor.select(1, 1));
+    await page.click("#tab-problems");
     await entry.locator("button").click();
     expect(await page.evaluate(() => window.nkiPlayground.editor.cursorLine())).toBe(10);
     await screenshot(page, "page-sim-warning");

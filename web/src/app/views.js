@@ -10,6 +10,7 @@ import { createLinkIndex } from "../link/link-index.js";
 import { createLinking } from "../link/linking.js";
 import { createRegionView } from "../regions/region-view.js";
 import { createSimView } from "../sim/sim-view.js";
+import { ERRORS_PAGE } from "./messages.js";
 
 /**
  * @param {object} opts
@@ -36,6 +37,7 @@ export function createViews({ editor }) {
   // Simulator warnings and prints point at the source (a read of never-written memory…).
   const simView = createSimView(panels.sim, {
     onSourceClick: (loc) => linking.sourceClick(loc),
+    errorHref: (code) => ERRORS_PAGE + encodeURIComponent(code),
   });
   linking.attach({
     editor,

@@ -10,7 +10,7 @@ import { simulatorDiagnostics } from "../editor/diagnostics.js";
 import { createEditor } from "../editor/editor.js";
 import editorCss from "./editor.css?inline";
 import liveCss from "./live.css?inline";
-import { adoptStyle } from "./nki-playground.js";
+import { adoptStyle, errorsPageHref } from "./nki-playground.js";
 import { createIrView, createLinkIndex, createLinking, createRegionView, createSimView } from "./panes.js";
 import { runShared, stopShared, watchRuntimeStatus } from "./runtime.js";
 import { createTabs } from "./tabs.js";
@@ -90,6 +90,7 @@ export async function mountLive(el, opts) {
   if (tabs.panel("sim")) {
     views.sim = createSimView(tabs.panel("sim"), {
       onSourceClick: (loc) => linking.sourceClick(loc),
+      errorHref: errorsPageHref,
     });
   }
   const output = tabs.panel("output") ? doc.createElement("pre") : null;

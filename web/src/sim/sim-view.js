@@ -11,10 +11,12 @@ import "./sim-view.css"; // a shadow-root host imports "./sim-view.css?inline" i
 
 /**
  * @param {HTMLElement} container
- * @param {{onSourceClick?: (loc: {file: string, line: number, col: number}) => void}} [opts]
+ * @param {{onSourceClick?: (loc: {file: string, line: number, col: number}) => void,
+ *          errorHref?: (code: string) => string}} [opts]
+ *   `errorHref`: the errors-page URL of a warning's code; without it codes are shown unlinked.
  */
 export function createSimView(container, opts = {}) {
-  const { onSourceClick = () => {} } = opts;
+  const { onSourceClick = () => {}, errorHref = null } = opts;
   const doc = container.ownerDocument;
   const root = doc.createElement("div");
   root.className = "nkp-sim";
@@ -35,6 +37,17 @@ export function createSimView(container, opts = {}) {
     b.title = "Show in the source";
     b.addEventListener("click", () => onSourceClick({ file: loc.file, line: loc.line, col: loc.col }));
     return b;
+  }
+
+  // A warning's code, linking to its section of the errors page (cause and fix).
+  function codeLink(code) {
+    if (!errorHref) return el("code", "nkp-sim-code", code);
+    const a = el("a", "nkp-sim-code", code);
+    a.href = errorHref(code);
+    a.target = "_blank";
+    a.rel = "noopener";
+    a.title = "What this warning means and how to fix it";
+    return a;
   }
 
   function statsText(t) {
@@ -134,6 +147,7 @@ export function createSimView(container, opts = {}) {
         li.append(el("span", "nkp-sim-warning-text", w.message));
         const src = sourceButton(w);
         if (src) li.append(" ", src);
+        if (w.code) li.append(" ", codeLink(w.code));
         ul.append(li);
       }
       s.append(ul);
