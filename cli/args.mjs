@@ -1,4 +1,4 @@
-// Command-line parsing for the three commands. Pure: returns a plan or throws UsageError, so
+// Command-line parsing for the four commands. Pure: returns a plan or throws UsageError, so
 // `--help` and mistakes answer before Pyodide boots.
 
 export const EXIT = Object.freeze({ OK: 0, FAILED: 1, USAGE: 2, INTERNAL: 3 });
@@ -7,6 +7,7 @@ export const USAGE = `Usage:
   nki-playground run [--ir text|json] FILE.py [ARGS...]
   nki-playground trace [--format text|json|html] [-o OUT] FILE.py...
   nki-playground check [--update] PATH...
+  nki-playground site OUT
 
 run     Runs FILE.py like \`python FILE.py ARGS...\` with neuronxcc.nki backed by the
         nki-playground core (WebAssembly), streaming the script's stdout and stderr.
@@ -26,6 +27,10 @@ check   Runs the NKI examples in Markdown (.md, .markdown) and reStructuredText 
         files or folders and compares them with their expected IR or output blocks,
         printing a diff for each mismatch.
           --update        rewrite the expected blocks with what the examples produce
+site    Writes the static files a docs site serves for live <nki-playground> examples
+        into the folder OUT: the element, the full playground page, the errors pages,
+        the Python package and Pyodide. OUT must be new, empty, or written by an
+        earlier \`site\` (whose files are then replaced).
 
 Options: -h, --help   show this help
 
@@ -39,12 +44,13 @@ Exit status:
 
 export class UsageError extends Error {}
 
-const COMMANDS = new Set(["run", "trace", "check"]);
+const COMMANDS = new Set(["run", "trace", "check", "site"]);
 
 /**
  * @param {string[]} argv  arguments after the script name
  * @returns {{command: "help"} | {command: "run", ir, file, args} |
- *   {command: "trace", format, out, files} | {command: "check", update, paths}}
+ *   {command: "trace", format, out, files} | {command: "check", update, paths} |
+ *   {command: "site", out}}
  */
 export function parseArgs(argv) {
   if (argv.length === 0) throw new UsageError("missing command");
@@ -95,6 +101,10 @@ export function parseArgs(argv) {
   if (command === "trace") {
     if (positional.length === 0) throw new UsageError("missing FILE.py");
     return { command, format: opts.format ?? "text", out: opts.out ?? null, files: positional };
+  }
+  if (command === "site") {
+    if (positional.length !== 1) throw new UsageError(positional.length ? "site takes one folder" : "missing OUT");
+    return { command, out: positional[0] };
   }
   if (positional.length === 0) throw new UsageError("missing PATH");
   return { command, update: Boolean(opts.update), paths: positional };

@@ -20,6 +20,7 @@ export async function main(argv) {
     }
     if (plan.command === "run") return await runCommand(plan);
     if (plan.command === "trace") return await traceCommand(plan);
+    if (plan.command === "site") return await siteCommand(plan);
     return await checkPaths(plan, { createRuntime: bootRuntime });
   } catch (err) {
     if (err instanceof UsageError) {
@@ -31,6 +32,17 @@ export async function main(argv) {
     process.stderr.write(`nki-playground: ${text}\n`);
     return EXIT.INTERNAL;
   }
+}
+
+async function siteCommand({ out }) {
+  const { writeSite } = await import("./site.mjs");
+  const { files, bytes } = writeSite(out);
+  process.stdout.write(
+    `nki-playground site: ${files} files, ${(bytes / 1e6).toFixed(1)} MB -> ${out}\n` +
+      `Serve it with your docs; on each page with examples add\n` +
+      `  <script type="module" src="<the URL of ${out}>/element/nki-playground.js"></script>\n`,
+  );
+  return EXIT.OK;
 }
 
 /** Boots the Node runtime; imported late so `--help` and usage errors answer instantly. */

@@ -2,7 +2,7 @@
 // with the network off (pyodide comes from the local npm cache, as after any `npm ci` of this
 // repository), then run the CLI and the docs' example CI test from that project.
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,6 +48,9 @@ describe("npm package", () => {
       "build/wasm/nki_core.mjs",
       "build/wasm/nki_core.wasm",
       "build/site/nki-python.pyc",
+      "build/site/index.html",
+      "build/site/docs/errors.html",
+      "cli/site.mjs",
       "wasm/python/neuronxcc/nki/__init__.py",
       "web/src/static/prerender.js",
       "web/src/ir/tokens.js",
@@ -79,6 +82,14 @@ describe("npm package", () => {
     expect(types).toBe("function,function,function,function,function");
     // The installed package boots from its compiled Python (build/site/nki-python.pyc).
     expect(JSON.parse(cache).installed).toBeGreaterThan(50);
+  });
+
+  test("npx nki-playground site writes a servable folder, Pyodide from the project's own dependency", async () => {
+    const { stdout } = await run("npx", ["--offline", "nki-playground", "site", "static/nki"], { cwd: project });
+    expect(stdout).toMatch(/^nki-playground site: \d+ files/);
+    for (const path of ["index.html", "element/nki-playground.js", "element/nki_core.wasm", "docs/errors.html", "nki-python.pyc", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm"]) {
+      expect(existsSync(join(project, "static/nki", path)), path).toBe(true);
+    }
   });
 
   test("docs/examples/kernel-ci.test.js passes from the installed project", async () => {
