@@ -58,11 +58,11 @@ export async function launchProfile(options = {}) {
 /**
  * Serves `root` (default build/site) on a free port with scripts/serve.mjs, after checking that
  * the files in `needs` are there (a missing build fails here, with what to run, not as a
- * timeout later): {url, server, close()}.
+ * timeout later): {url, server, close()}. `headers` go on every response.
  */
-export async function serveSite({ root = SITE, needs = ["index.html"] } = {}) {
+export async function serveSite({ root = SITE, needs = ["index.html"], headers } = {}) {
   const missing = needs.filter((name) => !existsSync(join(root, name)));
   if (missing.length) throw new Error(`${root} has no ${missing.join(", ")}; run \`npm run build\` first`);
-  const { server, url } = await serve({ root, port: 0 });
+  const { server, url } = await serve({ root, port: 0, headers });
   return { url, server, close: () => new Promise((resolve) => server.close(resolve)) };
 }

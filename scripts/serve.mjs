@@ -61,10 +61,11 @@ function resolveFile(root, urlPath) {
 }
 
 /**
- * Starts the server on 127.0.0.1. With a busy port it falls back to a free one.
+ * Starts the server on 127.0.0.1. With a busy port it falls back to a free one. `headers`:
+ * added to every response (e.g. a Content-Security-Policy a docs host sends).
  * @returns {Promise<{server: import("node:http").Server, port: number, url: string}>}
  */
-export function serve({ root = DEFAULT_ROOT, port = 8080 } = {}) {
+export function serve({ root = DEFAULT_ROOT, port = 8080, headers: extraHeaders = {} } = {}) {
   root = resolve(root);
   const server = createServer((req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -85,6 +86,7 @@ export function serve({ root = DEFAULT_ROOT, port = 8080 } = {}) {
       ETag: etag,
       Vary: "Accept-Encoding",
       "X-Content-Type-Options": "nosniff",
+      ...extraHeaders,
     };
     if (req.headers["if-none-match"] === etag) {
       res.writeHead(304, headers).end();

@@ -69,7 +69,9 @@ beforeAll(async () => {
   // A host page with a strict Content-Security-Policy (no inline script or style, no eval):
   // the demo page without its own inline <style>, a <meta> policy, the site's files beside it.
   mkdirSync(join(subRoot, "csp/docs-demo"), { recursive: true });
-  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc"]) symlinkSync(join(SITE, name), join(subRoot, "csp", name));
+  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc", "index.html", "assets", "docs"]) {
+    symlinkSync(join(SITE, name), join(subRoot, "csp", name));
+  }
   const demo = readFileSync(join(SITE, DEMO, "index.html"), "utf8").replace(/<style>[\s\S]*?<\/style>/, "");
   writeFileSync(join(subRoot, "csp/docs-demo/index.html"), demo.replace("<head>", `<head>\n<meta http-equiv="Content-Security-Policy" content="${CSP}">`));
   // autorun: one example below a screenful of text, written by hand (no pre-render).
@@ -308,6 +310,38 @@ while True: pass
     await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
     expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
     expect(log.problems).toEqual([]);
+  });
+
+  test("a host sending a strict Content-Security-Policy header on every response (the worker's too): the embed and the full page run", async () => {
+    // The header governs the worker as well, where Pyodide and the core compile WebAssembly
+    // ('wasm-unsafe-eval'); no 'unsafe-eval', no 'unsafe-inline', nothing from elsewhere.
+    // The demo page without its inline <style> (csp/), and the site's full page beside it.
+    const strict = await startServer({ root: subRoot, needs: [], headers: { "Content-Security-Policy": CSP } });
+    try {
+      const { page, log } = await openDemo(`${strict.url}csp/`);
+      expect(await runEmbed(page, 0)).toBe("done");
+      await expect.poll(() => embed(page, 0).locator(".nkp-panel-ir").textContent()).toContain("kernel @tensor_add");
+      expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
+      expect(log.problems).toEqual([]);
+
+      const full = await page.context().newPage();
+      const problems = recordProblems(full);
+      await full.addInitScript(() => {
+        window.__cspViolations = [];
+        document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
+      await full.goto(`${strict.url}csp/`);
+      await full.waitForFunction(() => document.querySelector("#status")?.dataset.state === "ready", null, { timeout: 120_000 });
+      await full.click("#run");
+      await expect.poll(() => full.locator("#panel-ir").textContent(), { timeout: 60_000 }).toContain("kernel @");
+      // CodeMirror's styles reached the editor (adopted in its shadow root, not a blocked <style>).
+      expect(await full.locator(".cm-editor").evaluate((e) => getComputedStyle(e).display)).toBe("flex");
+      expect(await full.locator(".cm-gutters").evaluate((e) => getComputedStyle(e).borderRightStyle)).toBe("solid");
+      expect(await full.evaluate(() => window.__cspViolations)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await strict.close();
+    }
   });
 
   test("a simulator warning is marked in the source as a warning; the run still succeeds", async () => {

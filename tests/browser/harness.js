@@ -120,7 +120,7 @@ export async function lintMark(page, severity) {
   await marker.waitFor();
   return marker.evaluate((el) => {
     const line = el.closest(".cm-line");
-    const lines = [...document.querySelectorAll(".cm-content .cm-line")];
+    const lines = [...el.closest(".cm-content").querySelectorAll(".cm-line")];
     const range = document.createRange();
     range.setStart(line, 0);
     range.setEndBefore(el);

@@ -100,7 +100,8 @@ describe("playground page", () => {
     await page.keyboard.press("Control+Home");
     await page.keyboard.press("Tab");
     expect(await getCode(page)).toBe("    x = 1\n");
-    expect(await page.evaluate(() => document.activeElement.classList.contains("cm-content"))).toBe(true);
+    // The editor sits in #editor's shadow root (no inline <style> under a strict CSP).
+    expect(await page.evaluate(() => document.activeElement.id === "editor" && document.activeElement.shadowRoot.activeElement.classList.contains("cm-content"))).toBe(true);
     await page.keyboard.press("Escape");
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement.id)).toBe("split-x");

@@ -10,6 +10,8 @@ import { debounce, defaultState, loadSaved, sanitizeState, save } from "./state.
 import { createViews } from "./views.js";
 import { simulatorDiagnostics } from "../editor/diagnostics.js";
 import { createEditor } from "../editor/editor.js";
+import { adoptStyle } from "../adopt-style.js";
+import editorCss from "./editor.css?inline";
 import { examples, findExample } from "../editor/examples.js";
 import { decodeState, encodeState } from "../share/codec.js";
 
@@ -72,7 +74,14 @@ export async function startPage(client) {
   }, 300);
   addEventListener("pagehide", () => persist.flush());
 
-  const editor = createEditor($("editor"), {
+  // The editor lives in a shadow root, where CodeMirror adopts its style sheets instead of
+  // adding a <style> to the document (which a strict Content-Security-Policy blocks).
+  const editorRoot = $("editor").attachShadow({ mode: "open" });
+  adoptStyle(editorRoot, "__nkpPageEditorStyle", editorCss);
+  const editorMount = document.createElement("div");
+  editorMount.id = "editor-mount";
+  editorRoot.append(editorMount);
+  const editor = createEditor(editorMount, {
     doc: state.code,
     onChange(text) {
       state.code = text;

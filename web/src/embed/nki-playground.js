@@ -10,6 +10,7 @@
 // Attributes: readonly, panes="ir,regions,sim,output", autorun, height, theme, filename,
 // playground (the full page's URL; default: the site root next to this script's folder).
 import elementCss from "./element.css?inline";
+import { adoptStyle } from "../adopt-style.js";
 import { playgroundHref } from "./playground-link.js";
 import { followTheme } from "./theme.js";
 
@@ -20,26 +21,6 @@ const SITE_ROOT = new URL(/* @vite-ignore */ "../", import.meta.url).href;
 export const errorsPageHref = (code) => new URL(`docs/errors.html#${encodeURIComponent(code)}`, SITE_ROOT).href;
 const DEFAULT_FILENAME = "kernel.py";
 const LINK_DEBOUNCE_MS = 200;
-
-/**
- * Adds a style sheet to the document once. A constructed sheet (adoptedStyleSheets) rather
- * than a <style>: a host page with a strict Content-Security-Policy (no 'unsafe-inline'
- * styles) still gets it. The CSS is inside `@layer nki-playground`, so any unlayered rule of
- * the host page wins over ours whatever the order.
- */
-export function adoptStyle(root, key, css) {
-  if (root[key]) return;
-  root[key] = true;
-  if ("adoptedStyleSheets" in root && typeof CSSStyleSheet === "function") {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-    return;
-  }
-  const style = (root.ownerDocument ?? root).createElement("style");
-  style.textContent = css;
-  (root.head ?? root).append(style);
-}
 
 /** The kernel text: the pre-rendered `<pre class="nkp-source">`, else the first `<pre>`. */
 function findSource(el) {
