@@ -3,7 +3,7 @@
 // IR after Run, diagnostics of a failing example, a simulator warning marked in the source,
 // "Open in playground" with the edited code, serving under a sub-path, and the static HTML with
 // scripts off.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -163,9 +163,14 @@ function indexOf(el) {
 }
 
 describe("<nki-playground> on the demo page", () => {
-  test("the element module is small", () => {
+  test("the element module is small, one file, and element/ holds only stable names", () => {
     const bytes = readFileSync(join(SITE, "element/nki-playground.js"));
     expect(gzipSync(bytes).length).toBeLessThanOrEqual(30 * 1024);
+    // All of the element before Run: no static import of another chunk (a split entry is a
+    // facade of a few bytes plus a second request).
+    expect(bytes.toString()).not.toMatch(/^import\b|\bimport\s*\{[^}]*\}\s*from\s*["']\.\//m);
+    expect(bytes.length).toBeGreaterThan(4 * 1024);
+    expect(readdirSync(join(SITE, "element")).sort()).toEqual(["live.css", "live.js", "nki-playground.js", "nki_core.wasm", "runtime.js", "worker.js"]);
   });
 
   test("before Run: static code and IR, nothing of the runtime downloaded; Run makes it live; a second Run reuses the worker", async () => {

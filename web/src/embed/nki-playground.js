@@ -12,6 +12,11 @@
 import elementCss from "./element.css?inline";
 import { adoptStyle } from "../adopt-style.js";
 import { playgroundHref } from "./playground-link.js";
+
+// live.js takes these from here: with the entry's signature kept strict (vite.element.config.js),
+// importing anything that is not an export of this module would split the entry into a facade
+// and a second chunk, one more request before Run.
+export { adoptStyle };
 import { followTheme } from "./theme.js";
 
 /** The site root: this module lives in <root>/element/, the full page is <root>/index.html. */
