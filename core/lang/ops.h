@@ -78,8 +78,11 @@ ValueId load(NeuronCodegen& cg, ValueId src, std::optional<ir::DType> dtype,
 void store(NeuronCodegen& cg, ValueId dst, ValueId value);
 void store(NeuronCodegen& cg, ValueId dst, ValueId value, const MaskSpec& mask);
 /// `dst[...] = src` (accumulate empty) or `dst[...] op= src` (accumulate = "add", ...).
+/// `src_is_temporary`: nothing else refers to `src` (the Python value was a temporary), so
+/// the instruction that just made it may write `dst` itself instead of a copy; a named `src`
+/// keeps its own tensor, which later reads still see.
 void assign(NeuronCodegen& cg, ValueId dst, const ValueOrScalar& src, const std::string& accumulate,
-            const std::string& expr_text);
+            const std::string& expr_text, bool src_is_temporary = true);
 /// Element-wise binary arithmetic (nl.add, `+`, ...). `op` is the ALU op name ("add").
 ValueId binary(NeuronCodegen& cg, const std::string& api, const std::string& op,
                const ValueOrScalar& x, const ValueOrScalar& y, std::optional<ir::DType> dtype,

@@ -158,7 +158,7 @@ void store(NeuronCodegen& cg, ValueId dst, ValueId value, const MaskSpec& mask) 
 }
 
 void assign(NeuronCodegen& cg, ValueId dst, const ValueOrScalar& src, const std::string& accumulate,
-            const std::string& expr_text) {
+            const std::string& expr_text, bool src_is_temporary) {
   const Tensor& dt = tensor_of(cg, dst);
   const auto& ds = shape_of(cg, dst);
   if (dt.role == TensorRole::Param && !dt.mutable_param)
@@ -179,7 +179,7 @@ void assign(NeuronCodegen& cg, ValueId dst, const ValueOrScalar& src, const std:
     return;
   }
   // `psum += nc_matmul(...)`, `t[...] = nl.copy(...)`: the op writes the destination itself.
-  if (fold_into_destination(cg, dst, src.value, accumulate)) return;
+  if (src_is_temporary && fold_into_destination(cg, dst, src.value, accumulate)) return;
   const Tensor& st = tensor_of(cg, src.value);
   const auto& ss = shape_of(cg, src.value);
   if (!broadcasts_to(ss, ds) && elements(ss) != elements(ds))

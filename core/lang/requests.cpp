@@ -310,7 +310,10 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
   }
   if (op == "assign") {
     ValueId dst = decode_value(cg, req["dst"]);
-    assign(cg, dst, decode_operand(cg, req["src"]), req.get_string("acc"), req.get_string("expr"));
+    // "temp": false when the script still refers to src (`t = nl.copy(x); a[...] = t`).
+    bool temporary = !req["temp"].is_bool() || req["temp"].boolean();
+    assign(cg, dst, decode_operand(cg, req["src"]), req.get_string("acc"), req.get_string("expr"),
+           temporary);
     return "null";
   }
   if (op == "dynamic_range") {

@@ -16,12 +16,14 @@ const require = createRequire(import.meta.url);
 export const DEFAULT_CORE_PATH = new URL("../../build/wasm/nki_core.mjs", import.meta.url).pathname;
 
 /**
- * The compiled Python package of the build (scripts/bundle-python.mjs): the site's copy, which
- * the npm package ships, else the one the site is built from.
+ * The compiled Python package of the build (scripts/bundle-python.mjs): the newer of the one
+ * the site is built from and the site's copy (the npm package ships only the latter).
  */
-export const DEFAULT_PYTHON_CACHE_PATH = ["../../build/site/nki-python.pyc", "../../web/public/nki-python.pyc"]
-  .map((rel) => new URL(rel, import.meta.url).pathname)
-  .find((path) => existsSync(path)) ?? null;
+export const DEFAULT_PYTHON_CACHE_PATH =
+  ["../../web/public/nki-python.pyc", "../../build/site/nki-python.pyc"]
+    .map((rel) => new URL(rel, import.meta.url).pathname)
+    .filter((path) => existsSync(path))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
 
 /**
  * Creates the runtime for Node.

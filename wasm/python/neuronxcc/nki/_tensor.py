@@ -3,6 +3,8 @@
 Indexing makes a view (one core call, no instruction); arithmetic operators call the same ops
 as ``nl.add`` & co. Shapes, dtypes and buffers come back from the core with every reply.
 """
+import sys as _sys
+
 from . import _dtypes, _loc
 from ._index import IndexExpr, layout_grid_indices_with_order, Predicate
 from .compiler.backends.neuron.nki_ctx import nki_ctx
@@ -100,29 +102,35 @@ class NkiTensor:
         return view
 
     def __setitem__(self, key, value):
+        temporary = _is_temporary(value)
         if isinstance(value, NkiTensor) and value._acc:
             value._acc = False
             if value._t == self._t:
                 return  # the tail of `t[i] += x`: the in-place op already wrote through the view
         dst = self[key]
-        _assign(dst, value, "")
+        _assign(dst, value, "", temporary)
 
-    def _inplace(self, value, op):
-        _assign(self, value, op)
+    def _inplace(self, value, op, temporary):
+        _assign(self, value, op, temporary)
         self._acc = True
         return self
 
+    # Each asks _is_temporary first, before `other` is also pushed as an argument of _inplace.
     def __iadd__(self, other):
-        return self._inplace(other, "add")
+        temporary = _is_temporary(other)
+        return self._inplace(other, "add", temporary)
 
     def __isub__(self, other):
-        return self._inplace(other, "subtract")
+        temporary = _is_temporary(other)
+        return self._inplace(other, "subtract", temporary)
 
     def __imul__(self, other):
-        return self._inplace(other, "multiply")
+        temporary = _is_temporary(other)
+        return self._inplace(other, "multiply", temporary)
 
     def __itruediv__(self, other):
-        return self._inplace(other, "divide")
+        temporary = _is_temporary(other)
+        return self._inplace(other, "divide", temporary)
 
     def __iter__(self):
         raise coded(TypeError("a tensor cannot be iterated at trace time; index it with "
@@ -261,11 +269,25 @@ class NkiTensor:
         return self._movement().tensor_assert_shape(self, shape)
 
 
-def _assign(dst, value, acc):
+# `a[...] = nl.exp(x)` hands __setitem__ a value nothing else refers to; `a[...] = t` one that
+# the name `t` (or a list, an attribute) still holds. Only a temporary may be folded into the
+# destination (the op writing `a` itself): a named value must keep its own tensor for later
+# reads. Counted at the entry of __setitem__ / __iadd__ & co. (CPython 3.13, Pyodide 0.29):
+# the interpreter's reference to the value, the method's parameter and getrefcount's argument.
+# tests/python/assign_fold.test.js pins both cases, so another Python that counts differently
+# fails there rather than computing wrong values.
+_TEMPORARY_REFS = 3
+
+
+def _is_temporary(value):
+    return isinstance(value, NkiTensor) and _sys.getrefcount(value) <= _TEMPORARY_REFS + 1
+
+
+def _assign(dst, value, acc, temporary=True):
     ctx = nki_ctx()
     loc = _loc.caller()
     req = {"op": "assign", "dst": dst._ref(), "src": _operand(value), "acc": acc, "loc": loc,
-           "expr": _loc.statement_text(loc[0], loc[1]) if loc else ""}
+           "expr": _loc.statement_text(loc[0], loc[1]) if loc else "", "temp": temporary}
     ctx.builder.op(req)
 
 

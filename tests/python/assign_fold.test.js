@@ -1,0 +1,93 @@
+// `dst[...] = op(...)` and `dst += op(...)`: an op whose result is a temporary writes the
+// destination itself (no copy); a result the script still names keeps its own tensor, so later
+// reads of that name see its values (they read never-written memory before: NaN).
+import { describe, expect, test } from "vitest";
+
+import { F32, HEAD, pythonHarness } from "./harness.js";
+
+const py = pythonHarness("fold.py");
+const { ir, run } = py;
+
+/** A simulated kernel `k(x)` on ones(128, 4) with `body`; prints the result's first row. */
+function simulated(body) {
+  return `${HEAD}
+@nki.jit(mode="simulation")
+def k(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    a = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.sbuf)
+${body}
+    return out
+
+print(k(np.ones((128, 4), dtype=np.float32))[0].tolist())
+`;
+}
+
+/** Runs a simulated script; returns its stdout, failing on an error or any warning. */
+function values(src) {
+  const r = run(src);
+  expect(r.exitCode, r.err).toBe(0);
+  expect(r.err).toBe("");
+  return r.out.trim();
+}
+
+describe("a temporary is folded into the destination", () => {
+  test("a[...] = nl.copy(t): the copy writes a; no second copy", () => {
+    const l = ir(py.script("x", `    a = nl.ndarray((128, 4), dtype=nl.float32, buffer=nl.sbuf)
+    t = nl.load(x)
+    a[...] = nl.copy(t)
+    out = nl.ndarray((128, 4), dtype=nl.float32, buffer=nl.shared_hbm)
+    nl.store(out, value=a)
+    return out`, F32("128, 4")));
+    expect(l).toContain("vector.tensor_copy %a, %t");
+    expect(l.filter((x) => x.includes("tensor_copy"))).toHaveLength(1);
+  });
+
+  test("acc += nl.matmul(...) and acc[...] += nisa.nc_matmul(...): the matmul accumulates into acc", () => {
+    const l = ir(py.script("x, y", `    out = nl.ndarray((128, 512), dtype=nl.float32, buffer=nl.shared_hbm)
+    acc = nl.zeros((128, 512), nl.float32, buffer=nl.psum)
+    t = nl.load(x)
+    acc += nl.matmul(t, nl.load(y), transpose_x=True)
+    acc[...] += nisa.nc_matmul(t, nl.load(y))
+    nl.store(out, value=nl.copy(acc))
+    return out`, `${F32("128, 128")}, ${F32("128, 512")}`));
+    expect(l.filter((x) => /^tensor\.nc_matmul %acc, %t, %t\.\d+ \{accumulate = 1\}$/.test(x))).toHaveLength(2);
+    expect(l.some((x) => x.includes("tensor_tensor"))).toBe(false);
+  });
+});
+
+describe("a named value keeps its tensor", () => {
+  test("t = nl.copy(...); a[...] = t; then t is read: 2, not NaN", () => {
+    expect(values(simulated(`    t = nl.copy(nl.load(x))
+    a[...] = t
+    nl.store(out, value=nl.add(t, a))`))).toBe("[2.0, 2.0, 2.0, 2.0]");
+  });
+
+  test("the same inside a loop (names bound through the loop's rewrite)", () => {
+    expect(values(simulated(`    for i in nl.affine_range(1):
+        t = nl.copy(nl.load(x))
+        a[...] = t
+        nl.store(out, value=nl.multiply(t, 3.0))`))).toBe("[3.0, 3.0, 3.0, 3.0]");
+  });
+
+  test("a value held in a list", () => {
+    expect(values(simulated(`    held = [nl.copy(nl.load(x))]
+    a[...] = held[0]
+    nl.store(out, value=nl.add(held[0], a))`))).toBe("[2.0, 2.0, 2.0, 2.0]");
+  });
+
+  test("r = nl.matmul(...); acc += r; then r is read", () => {
+    const src = `${HEAD}
+@nki.jit(mode="simulation")
+def k(x, y):
+    out = nl.ndarray((128, 512), dtype=nl.float32, buffer=nl.shared_hbm)
+    acc = nl.zeros((128, 512), nl.float32, buffer=nl.psum)
+    r = nl.matmul(nl.load(x), nl.load(y), transpose_x=True)
+    acc += r
+    nl.store(out, value=nl.add(nl.copy(acc), nl.copy(r)))
+    return out
+
+print(k(np.ones((128, 128), dtype=np.float32), np.ones((128, 512), dtype=np.float32))[0, :2].tolist())
+`;
+    expect(values(src)).toBe("[256.0, 256.0]");
+  });
+});
