@@ -309,8 +309,13 @@ bool fold_into_destination(NeuronCodegen& cg, ValueId dst, ValueId src,
   if (!in || in->result == kNone || cg.value(src).tensor != in->result) return false;
   const Tensor& st = tensor_of(cg, src);
   if (!cg.value(src).is_identity(st)) return false;
-  static const char* const kFoldable[] = {"nc_matmul", "nc_transpose", "tensor_copy",
-                                          "broadcast_to", "tensor_copy_dynamic_src"};
+  // The engines' compute instructions write any on-chip tile they are given: `a[...] =
+  // nl.exp(x)` is one activation into `a` (converting to a's dtype on the way out), as NKI
+  // emits it, not an activation into a temporary and a copy.
+  static const char* const kFoldable[] = {
+      "nc_matmul",     "nc_transpose", "tensor_copy",     "broadcast_to", "tensor_copy_dynamic_src",
+      "tensor_tensor", "tensor_scalar", "scalar_tensor_tensor", "activation", "reciprocal",
+      "tensor_reduce", "iota",          "select",          "memset"};
   if (std::find(std::begin(kFoldable), std::end(kFoldable), in->opcode) == std::end(kFoldable))
     return false;
   const Tensor& dt = tensor_of(cg, dst);

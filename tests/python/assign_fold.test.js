@@ -55,6 +55,36 @@ describe("a temporary is folded into the destination", () => {
   });
 });
 
+describe("compute instructions write the destination too", () => {
+  test("a[...] = nl.exp(t) is one activation into a; tile[...] = tile * 0.5 is one in-place multiply", () => {
+    const l = ir(py.script("x", `    a = nl.ndarray((128, 4), dtype=nl.float32, buffer=nl.sbuf)
+    t = nl.load(x)
+    a[...] = nl.exp(t)
+    a[...] = a * 0.5
+    out = nl.ndarray((128, 4), dtype=nl.float32, buffer=nl.shared_hbm)
+    nl.store(out, value=a)
+    return out`, F32("128, 4")));
+    expect(l).toContain("scalar.activation %a, %t {op = exp}");
+    expect(l).toContain("vector.tensor_scalar %a, %a, 0.5 {op0 = multiply}");
+    expect(l.some((x) => x.includes("tensor_copy"))).toBe(false);
+  });
+
+  test("the op converts to the destination's dtype on the way out (bf16 a from an fp32 exp)", () => {
+    const src = `${HEAD}
+@nki.jit(mode="simulation")
+def k(x):
+    out = nl.ndarray(x.shape, dtype=nl.float32, buffer=nl.shared_hbm)
+    a = nl.ndarray(x.shape, dtype=nl.bfloat16, buffer=nl.sbuf)
+    a[...] = nl.exp(nl.load(x))
+    nl.store(out, value=nl.copy(a, dtype=nl.float32))
+    return out
+
+print(k(np.ones((128, 4), dtype=np.float32))[0].tolist())
+`;
+    expect(values(src)).toBe("[2.71875, 2.71875, 2.71875, 2.71875]");
+  });
+});
+
 describe("a named value keeps its tensor", () => {
   test("t = nl.copy(...); a[...] = t; then t is read: 2, not NaN", () => {
     expect(values(simulated(`    t = nl.copy(nl.load(x))

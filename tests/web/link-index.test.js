@@ -142,7 +142,7 @@ describe("createLinkIndex", () => {
     const w = [...halve.regions.values()].find((r) => r.kind === "WhileScope");
     expect(w.label).toBe("WhileScope continue_if %probe >= 1.0");
     expect(w.tripCount).toBeNull();
-    expect(w.instructionCount).toBe(3);
+    expect(w.instructionCount).toBe(2); // the halving multiply (written into the tile itself) and the probe
     const other = createLinkIndex(traced.add, { file: "other.py" });
     expect(other.file).toBe("other.py");
     expect(other.lines.every((_, i) => other.sourceLineForIrLine(i) === null)).toBe(true);
