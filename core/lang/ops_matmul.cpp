@@ -312,10 +312,20 @@ bool fold_into_destination(NeuronCodegen& cg, ValueId dst, ValueId src,
   // The engines' compute instructions write any on-chip tile they are given: `a[...] =
   // nl.exp(x)` is one activation into `a` (converting to a's dtype on the way out), as NKI
   // emits it, not an activation into a temporary and a copy.
-  static const char* const kFoldable[] = {
-      "nc_matmul",     "nc_transpose", "tensor_copy",     "broadcast_to", "tensor_copy_dynamic_src",
-      "tensor_tensor", "tensor_scalar", "scalar_tensor_tensor", "activation", "reciprocal",
-      "tensor_reduce", "iota",          "select",          "memset"};
+  static const char* const kFoldable[] = {"nc_matmul",
+                                          "nc_transpose",
+                                          "tensor_copy",
+                                          "broadcast_to",
+                                          "tensor_copy_dynamic_src",
+                                          "tensor_tensor",
+                                          "tensor_scalar",
+                                          "scalar_tensor_tensor",
+                                          "activation",
+                                          "reciprocal",
+                                          "tensor_reduce",
+                                          "iota",
+                                          "select",
+                                          "memset"};
   if (std::find(std::begin(kFoldable), std::end(kFoldable), in->opcode) == std::end(kFoldable))
     return false;
   const Tensor& dt = tensor_of(cg, dst);
