@@ -295,6 +295,28 @@ ValueId handle_matmul(NeuronCodegen& cg, const OpCall& c) {
   return emit_matmul(cg, s);
 }
 
+/// The tensor whose memory `t` is (a reshaped or bitcast view names its base).
+TensorId storage_of(const Kernel& k, TensorId t) {
+  TensorId base = k.tensor(t).alias_of;
+  return base == kNone ? t : base;
+}
+
+/// Whether `in` reads the memory `dst` names through another pattern (`a[:, 1:4] = a[:, 0:3] +
+/// 1`): writing `dst` while reading it shifted would read elements it already overwrote, so
+/// such an assignment keeps its temporary and copy. Reading exactly `dst` (`a[...] = a * 2`)
+/// is element-wise in place and safe.
+bool reads_overlapping(const NeuronCodegen& cg, const Instruction& in, const AccessPattern& dst) {
+  const Kernel& k = cg.kernel();
+  TensorId target = storage_of(k, dst.tensor);
+  for (const Operand& op : in.operands) {
+    if (op.is_scalar || op.ap.tensor == kNone || storage_of(k, op.ap.tensor) != target) continue;
+    bool same = op.ap.tensor == dst.tensor && op.ap.index == dst.index &&
+                op.ap.tile_shape == dst.tile_shape && !op.ap.indirect && !dst.indirect;
+    if (!same) return true;
+  }
+  return false;
+}
+
 bool attr_is_set(const Instruction& in, const std::string& key) {
   for (const auto& [k, v] : in.attrs)
     if (k == key) return true;
@@ -317,6 +339,7 @@ bool fold_into_destination(NeuronCodegen& cg, ValueId dst, ValueId src,
                                           "tensor_copy",
                                           "broadcast_to",
                                           "tensor_copy_dynamic_src",
+                                          "load",
                                           "tensor_tensor",
                                           "tensor_scalar",
                                           "scalar_tensor_tensor",
@@ -332,10 +355,12 @@ bool fold_into_destination(NeuronCodegen& cg, ValueId dst, ValueId src,
   Memory dm = dt.memory();
   if (dm == Memory::HBM || shape_of(cg, dst) != shape_of(cg, src) || cg.value(dst).indirect)
     return false;
+  if (reads_overlapping(cg, *in, cg.value(dst))) return false;
   bool matmul = in->opcode == "nc_matmul";
   if (!accumulate.empty() && (accumulate != "add" || !matmul || dm != Memory::PSUM)) return false;
   if (in->engine == Engine::Tensor && dm != Memory::PSUM) return false; // TensorE writes PSUM
   if (in->engine == Engine::GpSimd && dm == Memory::PSUM) return false;
+  if (in->engine == Engine::Dma && dm != Memory::SBUF) return false; // nl.load fills SBUF
   if (dm == Memory::PSUM) {
     bool transpose = in->opcode == "nc_transpose" || attr_is_set(*in, "is_transpose");
     bool four_byte = dtype_size(dt.dtype) == 4 && dt.dtype != DType::TFloat32;

@@ -85,6 +85,34 @@ print(k(np.ones((128, 4), dtype=np.float32))[0].tolist())
   });
 });
 
+describe("an op reading its destination shifted keeps the copy", () => {
+  test("a[:, 1:4] = a[:, 0:3] * 10 reads the old values; a[...] = a * 2 stays in place", () => {
+    const src = `${HEAD}
+@nki.jit(mode="simulation")
+def k(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    a = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.sbuf)
+    a[...] = nl.load(x)
+    a[:, 1:4] = nl.multiply(a[:, 0:3], 10.0)
+    a[...] = nl.multiply(a, 2.0)
+    nl.store(out, value=a)
+    return out
+
+x = np.tile(np.arange(1, 5, dtype=np.float32), (128, 1))
+print(k(x)[0].tolist())
+nki.trace_kernel(k, nt.tensor[[128, 4], nl.float32])
+`;
+    const r = run(src);
+    expect(r.exitCode, r.err).toBe(0);
+    expect(r.out.trim().split("\n")[0]).toBe("[2.0, 20.0, 40.0, 60.0]");
+    const l = r.traces.at(-1).text;
+    expect(l).toMatch(/%t(\.\d+)? = vector\.tensor_scalar %a\[p, f\], 10\.0 \{op0 = multiply\}/);
+    expect(l).toMatch(/vector\.tensor_copy %a\[p, f \+ 1\], %t(\.\d+)? /);
+    expect(l).toContain("dma.load %a, %x"); // `a[...] = nl.load(x)`: the DMA fills a
+    expect(l).toMatch(/vector\.tensor_scalar %a, %a, 2\.0 \{op0 = multiply\}/);
+  });
+});
+
 describe("a named value keeps its tensor", () => {
   test("t = nl.copy(...); a[...] = t; then t is read: 2, not NaN", () => {
     expect(values(simulated(`    t = nl.copy(nl.load(x))
