@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { PRERENDER_FORMAT } from "../../web/src/static/prerender.js";
-import { SITE, launchChromium, recordProblems, startServer } from "./harness.js";
+import { SITE, launchChromium, recordProblems, runEmbed, startServer } from "./harness.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/embed-format1.html", import.meta.url));
 const RUNTIME_URL = /pyodide|\.wasm(\?|$)|nki-python\.(json|pyc)|worker[^/]*\.js|\/live\.js/;
@@ -43,17 +43,6 @@ async function openPublished() {
   return { context, page, log };
 }
 
-/** Clicks Run on element i and waits for that run to end; returns its data-state. */
-async function run(page, i) {
-  const done = (n) => Number(document.querySelectorAll("nki-playground")[n].dataset.runsDone ?? 0);
-  const before = await page.evaluate(done, i);
-  await page.locator("nki-playground").nth(i).locator(".nkp-run").click();
-  await page.waitForFunction(([n, b]) => Number(document.querySelectorAll("nki-playground")[n].dataset.runsDone ?? 0) > b, [i, before], {
-    timeout: 120_000,
-  });
-  return page.locator("nki-playground").nth(i).getAttribute("data-state");
-}
-
 describe("a page published with pre-render format 1", () => {
   test("is format 1, no newer than what the pre-render writes today", () => {
     const html = readFileSync(FIXTURE, "utf8");
@@ -79,12 +68,12 @@ describe("a page published with pre-render format 1", () => {
   test("Run makes each live: traced, simulated, its output shown; the attributes still apply", async () => {
     const { context, page, log } = await openPublished();
     const [pre, hand] = [0, 1].map((i) => page.locator("nki-playground").nth(i));
-    expect(await run(page, 0)).toBe("done");
+    expect(await runEmbed(page, 0)).toBe("done");
     await expect.poll(() => pre.locator(".nkp-panel-ir").textContent()).toContain("kernel @scale_rows(");
     expect(await pre.locator(".nkp-panel-output").textContent()).toContain("max |error|: 0.0");
     expect(await pre.locator(".nkp-static").isVisible()).toBe(false);
 
-    expect(await run(page, 1)).toBe("done");
+    expect(await runEmbed(page, 1)).toBe("done");
     await expect.poll(() => hand.locator(".nkp-panel-ir").textContent()).toContain("kernel @copy_tile(");
     expect(await hand.locator(".nkp-panel-output").textContent()).toContain("copied <128 x 32>");
     // readonly, panes="ir,output", height="240"

@@ -10,7 +10,16 @@ import { gzipSync } from "node:zlib";
 
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 
-import { SITE, launchChromium, recordProblems, screenshot, startServer } from "./harness.js";
+import {
+  SITE,
+  insertUntil,
+  launchChromium,
+  recordCspViolations,
+  recordProblems,
+  runEmbed,
+  screenshot,
+  startServer,
+} from "./harness.js";
 
 const DEMO = "docs-demo/";
 /** What "runtime" means for the 0-bytes-before-Run rule. */
@@ -107,10 +116,7 @@ async function openDemo(base = url, contextOptions = {}, path = DEMO) {
   contexts.push(context);
   const page = await context.newPage();
   const log = { requests: [], workers: [], problems: recordProblems(page) };
-  await page.addInitScript(() => {
-    window.__cspViolations = [];
-    document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
+  await recordCspViolations(page);
   page.on("request", (req) => log.requests.push(req.url()));
   page.on("worker", (worker) => log.workers.push(worker.url()));
   await page.goto(base + path);
@@ -119,42 +125,13 @@ async function openDemo(base = url, contextOptions = {}, path = DEMO) {
 
 const embed = (page, i) => page.locator("nki-playground").nth(i);
 
-/** Clicks Run on embed i and waits for its run to end; returns its data-state. */
-async function runEmbed(page, i) {
-  // Wait for this run to finish, not for a state left by the last one (after Stop the element
-  // already says "error" when Run is clicked).
-  const runsDone = (n) => Number(document.querySelectorAll("nki-playground")[n].dataset.runsDone ?? 0);
-  const before = await page.evaluate(runsDone, i);
-  await embed(page, i).locator(".nkp-run").click();
-  await page.waitForFunction(
-    ([n, b]) => Number(document.querySelectorAll("nki-playground")[n].dataset.runsDone ?? 0) > b,
-    [i, before],
-    { timeout: 120_000 },
-  );
-  return embed(page, i).getAttribute("data-state");
-}
-
-/**
- * Replaces embed `el`'s code with `text` as a reader would (click, select all, type) and waits
- * until the element's `source` is `text`.
- *
- * CDP's Input.insertText goes through the browser's IME path, which drops the text when it
- * arrives before the browser process has learnt that the just-clicked element is editable: on a
- * loaded 2-core machine, 1 insert in ~20 vanished with the focus and the whole-document
- * selection in place (measured: the editor still held the old text 1.5 s later). Such an insert
- * leaves nothing behind, so it is sent again; an editor that really refused input still fails.
- */
+/** Replaces embed `el`'s code with `text` as a reader would (click, select all, type). */
 async function typeOver(page, el, text) {
   await el.locator(".nkp-editor .cm-content").click();
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press("Control+A");
-    await page.keyboard.insertText(text); // inserted as is: no auto-indent on the way in
-    const arrived = await page
-      .waitForFunction(([i, t]) => document.querySelectorAll("nki-playground")[i].source === t, [await indexOf(el), text], { timeout: 2_000 })
-      .then(() => true, () => false);
-    if (arrived) return;
-    if (attempt === 3) expect(await el.evaluate((e) => e.source), "the editor never took the typed text").toBe(text);
-  }
+  const i = await indexOf(el);
+  const same = ([n, t]) => document.querySelectorAll("nki-playground")[n].source === t;
+  if (await insertUntil(page, text, same, [i, text], { before: () => page.keyboard.press("Control+A") })) return;
+  expect(await el.evaluate((e) => e.source), "the editor never took the typed text").toBe(text);
 }
 
 /** The index of embed `el` among the page's <nki-playground> elements. */
@@ -331,10 +308,7 @@ while True: pass
 
       const full = await page.context().newPage();
       const problems = recordProblems(full);
-      await full.addInitScript(() => {
-        window.__cspViolations = [];
-        document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
-      });
+      await recordCspViolations(full);
       await full.goto(`${strict.url}csp/`);
       await full.waitForFunction(() => document.querySelector("#status")?.dataset.state === "ready", null, { timeout: 120_000 });
       await full.click("#run");

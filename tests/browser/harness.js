@@ -182,3 +182,50 @@ function defineRunInBuiltWorker(workerUrl) {
       };
     });
 }
+
+// --- <nki-playground> embeds ----------------------------------------------------------------
+
+/** Clicks Run on the page's embed `i` and waits for that run to end; returns its data-state. */
+export async function runEmbed(page, i = 0) {
+  // Wait for this run to finish, not for a state left by the last one (after Stop the element
+  // already says "error" when Run is clicked).
+  const runsDone = (n) => Number(document.querySelectorAll("nki-playground")[n].dataset.runsDone ?? 0);
+  const before = await page.evaluate(runsDone, i);
+  const el = page.locator("nki-playground").nth(i);
+  await el.locator(".nkp-run").click();
+  await page.waitForFunction(
+    ([n, b]) => Number(document.querySelectorAll("nki-playground")[n].dataset.runsDone ?? 0) > b,
+    [i, before],
+    { timeout: 120_000 },
+  );
+  return el.getAttribute("data-state");
+}
+
+/**
+ * Types `text` into the focused editor with CDP's Input.insertText until `arrived(arg)` (run in
+ * the page) holds; returns whether it did, within 3 sends.
+ *
+ * Input.insertText goes through the browser's IME path, which drops the text when it arrives
+ * before the browser process has learnt that the just-clicked element is editable: on a loaded
+ * 2-core machine, 1 insert in ~20 vanished with the focus and the selection in place (measured:
+ * the editor still held the old text 1.5 s later). Such an insert leaves nothing behind, so it
+ * is sent again; an editor that really refuses input still fails. `before` runs ahead of each
+ * send (e.g. select all).
+ */
+export async function insertUntil(page, text, arrived, arg, { before = async () => {} } = {}) {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await before();
+    await page.keyboard.insertText(text); // inserted as is: no auto-indent on the way in
+    const ok = await page.waitForFunction(arrived, arg, { timeout: 2_000 }).then(() => true, () => false);
+    if (ok) return true;
+  }
+  return false;
+}
+
+/** Records Content-Security-Policy violations of `page`'s documents in `window.__cspViolations`. */
+export function recordCspViolations(page) {
+  return page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+}

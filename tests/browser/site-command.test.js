@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { cli } from "../runtime/cli-harness.js";
-import { launchChromium, recordProblems, startServer } from "./harness.js";
+import { insertUntil, launchChromium, recordProblems, runEmbed, startServer } from "./harness.js";
 
 const GOOD = `import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
@@ -58,16 +58,6 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-async function run(page) {
-  const done = () => Number(document.querySelector("nki-playground").dataset.runsDone ?? 0);
-  const before = await page.evaluate(done);
-  await page.locator("nki-playground .nkp-run").click();
-  await page.waitForFunction((b) => Number(document.querySelector("nki-playground").dataset.runsDone ?? 0) > b, before, {
-    timeout: 120_000,
-  });
-  return page.locator("nki-playground").getAttribute("data-state");
-}
-
 describe("a docs host serving `nki-playground site` output", () => {
   test("the example runs; a reader's error links into the folder's errors page; Open in playground works", async () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -76,7 +66,7 @@ describe("a docs host serving `nki-playground site` output", () => {
     const requests = [];
     page.on("request", (req) => requests.push(new URL(req.url()).pathname));
     await page.goto(`${server.url}guide/`);
-    expect(await run(page)).toBe("done");
+    expect(await runEmbed(page)).toBe("done");
     await expect.poll(() => page.locator("nki-playground .nkp-panel-ir").textContent()).toContain("kernel @double(");
     // Everything the runtime needed came from the folder the command wrote.
     const runtime = requests.filter((p) => /pyodide|\.wasm$|nki-python|worker/.test(p));
@@ -87,18 +77,11 @@ describe("a docs host serving `nki-playground site` output", () => {
     // The reader adds a broken line: the status links the error's code to _static/nki/docs/errors.html.
     await page.locator("nki-playground .nkp-editor .cm-content").click();
     await page.keyboard.press("Control+End");
-    // An insert right after focusing can be dropped by the browser under load (see typeOver in
-    // embed.test.js); a dropped one left nothing, so it is sent again.
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      await page.keyboard.insertText(`\n${BROKEN_LINE}`);
-      const arrived = await page
-        .waitForFunction((t) => document.querySelector("nki-playground").source.includes(t), BROKEN_LINE, { timeout: 2_000 })
-        .then(() => true, () => false);
-      if (arrived) break;
-    }
+    const has = (t) => document.querySelector("nki-playground").source.includes(t);
+    expect(await insertUntil(page, `\n${BROKEN_LINE}`, has, BROKEN_LINE)).toBe(true);
     const source = await page.locator("nki-playground").evaluate((e) => e.source);
     const brokenLine = source.split("\n").indexOf(BROKEN_LINE.trim()) + 1;
-    const state = await run(page);
+    const state = await runEmbed(page);
     const status = await page.locator("nki-playground .nkp-status").textContent();
     expect(state, status).toBe("error");
     expect(status).toContain(`at line ${brokenLine}: `);
