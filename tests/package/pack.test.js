@@ -1,6 +1,8 @@
-// The npm package as a user gets it: `npm pack`, install the tarball into an empty project
-// with the network off (pyodide comes from the local npm cache, as after any `npm ci` of this
-// repository), then run the CLI and the docs' example CI test from that project.
+// The npm package as a user gets it: `npm pack`, install the tarball into an empty project the
+// way a user does (from the registry; the local cache only where it already holds a package, so
+// a machine whose cache holds only what `npm ci` fetched still installs the tarball's own
+// dependencies, pyodide's `@types/emscripten` among them), then run the CLI and the docs' example
+// CI test from that project.
 import { execFile } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,7 +34,7 @@ beforeAll(async () => {
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT });
   [packed] = JSON.parse(stdout);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
-  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", join(work, packed.filename)], { cwd: project });
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", join(work, packed.filename)], { cwd: project });
 }, 120_000);
 
 afterAll(() => work && rmSync(work, { recursive: true, force: true }));
