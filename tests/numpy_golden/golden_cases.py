@@ -357,6 +357,8 @@ def _cases():
 CASES = _cases()
 from golden_cases_more import SETUP_MORE, more_cases  # noqa: E402 - the second half of the cases
 CASES += more_cases()
+from golden_cases_cover import NUMPY2_COVER, SETUP_COVER, cover_cases  # noqa: E402
+CASES += cover_cases()
 
 _OVERFLOW = {"t": "error", "type": "OverflowError"}
 
@@ -406,6 +408,7 @@ NUMPY2 = {
     "repr(np.True_)": {"t": "py", "type": "str", "value": "np.True_"},
     "repr(np.float64(0.1))": {"t": "py", "type": "str", "value": "np.float64(0.1)"},
 }
+NUMPY2.update(NUMPY2_COVER)
 # NumPy >= 2.1: floor/ceil/trunc return integer and bool input unchanged (1.x made floats).
 for _n in ("floor", "ceil", "trunc"):
     NUMPY2[f"np.{_n}(i8)"] = _array("int8", [4], [100, -100, 127, -128])
@@ -444,6 +447,8 @@ def describe(np, value):
         return {"t": "type", "value": value.__name__}
     if isinstance(value, tuple) and any(isinstance(v, (np.ndarray, np.generic)) for v in value):
         return {"t": "tuple", "value": [describe(np, v) for v in value]}
+    if isinstance(value, list) and any(isinstance(v, (np.ndarray, np.generic)) for v in value):
+        return {"t": "list", "value": [describe(np, v) for v in value]}
     if value is None or isinstance(value, (bool, int, float, str, list, tuple)):
         return {"t": "py", "type": type(value).__name__, "value": _enc(value)}
     return {"t": "other", "type": type(value).__name__}
@@ -471,4 +476,5 @@ def make_env(np):
     env = {"np": np}
     exec(SETUP, env)
     exec(SETUP_MORE, env)
+    exec(SETUP_COVER, env)
     return env

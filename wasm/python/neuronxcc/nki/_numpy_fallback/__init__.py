@@ -28,8 +28,9 @@ dtypes.
 import math
 import sys
 
-from . import (_creation, _dtypes, _einsum, _functions, _io, _lanes, _limits, _matmul, _random,
-               _reductions, _scalars, _shapes, _testing, _ufuncs)
+from . import (_arrange, _creation, _dtypes, _einsum, _functions, _io, _lanes, _limits, _linalg,
+               _matmul, _random, _reductions, _scalars, _shapes, _stats, _testing, _typing,
+               _ufuncs, _wrappers)
 from ._ndarray import ndarray
 from ._unsupported import PartialModule, STUB_SUBMODULES, stub_submodule
 
@@ -83,11 +84,14 @@ def namespace():
     ns.update(_reductions.REDUCERS)
     ns.update({name: getattr(_creation, name) for name in _CREATION})
     ns.update({name: getattr(_functions, name) for name in _FUNCTIONS})
-    ns.update({name: getattr(_io, name) for name in ("frombuffer", "load", "save")})
+    ns.update({name: getattr(_io, name) for name in ("frombuffer", "fromfile", "load", "save")})
     ns.update(matmul=_matmul.matmul, dot=_matmul.dot, repeat=_functions.repeat)
     ns.update({name: getattr(_shapes, name) for name in _shapes.NAMES})
     ns.update({name: getattr(_lanes, name) for name in _lanes.NAMES})
     ns.update(einsum=_einsum.einsum, row_stack=_shapes.vstack)
+    for impl in (_arrange, _stats, _wrappers):
+        ns.update({name: getattr(impl, name) for name in impl.NAMES})
+    ns.update(round=_arrange.around)
     ns.update(pi=math.pi, e=math.e, inf=math.inf, nan=math.nan, newaxis=None,
               euler_gamma=0.5772156649015329)
     return ns
@@ -122,7 +126,8 @@ def build(name="numpy"):
     exceptions.AxisError = _reductions.AxisError
     exceptions._supported = "AxisError"
     mod.exceptions = modules[exceptions.__name__] = exceptions
-    for sub, impl in (("random", _random), ("testing", _testing)):
+    for sub, impl in (("random", _random), ("testing", _testing), ("linalg", _linalg),
+                      ("typing", _typing)):
         part = _partial_submodule(f"{name}.{sub}", impl)
         setattr(mod, sub, part)
         modules[part.__name__] = part

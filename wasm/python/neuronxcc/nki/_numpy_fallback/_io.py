@@ -150,3 +150,19 @@ def _parse_header(header):
     if not isinstance(meta, dict) or not {"descr", "fortran_order", "shape"} <= set(meta):
         raise ValueError("malformed .npy header")
     return meta
+
+
+def fromfile(file, dtype=float, count=-1, sep="", offset=0, like=None):
+    """``np.fromfile`` of raw binary data (``sep=''``): a 1-D array of ``dtype``."""
+    if sep != "":
+        raise NotImplementedError("not supported by nki-playground's numpy stand-in: "
+                                  "fromfile(sep=...) (text files)")
+    if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+        with open(file, "rb") as f:
+            data = f.read()
+    else:
+        data = file.read()
+    dt = D.dtype(dtype)
+    data = data[offset:]
+    usable = len(data) // dt.itemsize * dt.itemsize
+    return frombuffer(data[:usable], dt, count)

@@ -61,6 +61,26 @@ class ufunc:
         return _reductions.ufunc_reduce(self, array, axis, dtype, out, keepdims,
                                         None if initial is _NO_VALUE else initial)
 
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        """The running results of this binary ufunc along ``axis`` (in ``array``'s dtype)."""
+        from . import _lanes
+        from ._creation import asarray
+        if self.nin != 2:
+            raise ValueError("accumulate only supported for binary functions")
+        arr = asarray(array)
+        if arr.ndim == 0:
+            raise TypeError("cannot accumulate on a scalar")
+        res = _lanes._scan(arr, axis, dtype or arr.dtype, self.__name__)
+        return _lanes._into(out, res)
+
+    def outer(self, A, B, **kwargs):
+        """This binary ufunc applied to every pair: ``result[i..., j...] = f(A[i...], B[j...])``."""
+        from ._creation import asarray
+        if self.nin != 2:
+            raise ValueError("outer product only supported for binary functions")
+        a, b = asarray(A), asarray(B)
+        return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+
     def _unsupported(self, method):
         def fail(*args, **kwargs):
             raise NotImplementedError(
@@ -69,7 +89,7 @@ class ufunc:
         return fail
 
     def __getattr__(self, name):
-        if name in ("accumulate", "outer", "at", "reduceat"):
+        if name in ("at", "reduceat"):
             return self._unsupported(name)
         raise user_error(AttributeError(f"'numpy.ufunc' object has no attribute '{name}'"))
 

@@ -8,9 +8,8 @@ WHERE = "nki-playground's trace-time numpy fallback (no real numpy can be loaded
 
 #: Submodules that import (so ``import numpy.random`` and ``np.random`` work) but raise the
 #: clear error for every attribute.
-STUB_SUBMODULES = ("linalg", "fft", "ma", "polynomial", "lib", "char",
-                   "ctypeslib", "typing", "core", "_core", "rec", "strings", "emath",
-                   "matlib", "dtypes")
+STUB_SUBMODULES = ("fft", "ma", "polynomial", "lib", "char", "ctypeslib", "core", "_core",
+                   "rec", "strings", "emath", "matlib", "dtypes")
 
 
 def not_available(qualname, supported):

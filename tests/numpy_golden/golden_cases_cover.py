@@ -1,0 +1,101 @@
+"""Golden expressions for the NumPy names the public NKI corpora use that the first two case
+files do not reach (imported by golden_cases): ``flip``, ``broadcast_to``, ``pad``, ``tril``/
+``triu``, ``outer``, ``kron``, ``split``, ``fromfunction``, ``put_along_axis``, ``round``,
+``nanmean``, ``median``, ``percentile``, ``unique``, ``count_nonzero``, ``linalg.norm``,
+``vectorize``, ``errstate``, ``typing.NDArray`` ... on small arrays and on 1024+-element ones
+(``big``, ``bigi`` from golden_cases_more: core-backed under the stand-in).
+
+tests/python/numpy_coverage.test.js checks that every ``np.*`` name the repository's kernels
+and docs (and a local corpus, when present) use appears in some case here or in the other case
+files.
+"""
+
+SETUP_COVER = """
+nanf = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]], dtype=np.float32)
+q = np.array([0.8147237, 9.754e-05, 12.5], dtype=np.float32)
+
+def put_along(arr, idx, values, axis):
+    arr = arr.copy()
+    np.put_along_axis(arr, idx, values, axis)
+    return arr
+
+def errstate_value():
+    before = np.geterr()
+    with np.errstate(divide="raise"):
+        inside = np.geterr()["divide"]
+    return inside, np.geterr() == before
+"""
+
+
+def cover_cases():
+    out = []
+    add = out.append
+    for e in ("np.flip(a)", "np.flip(a, 0)", "np.flip(a, 1)", "np.flip(m3, (0, 2))",
+              "np.flip(np.arange(4))", "np.flip(a, 2)", "np.flip(big, 0)[:2, :4]",
+              "np.flip(bigi).sum()", "np.fliplr(a)", "np.flipud(a)",
+              "np.broadcast_to(np.arange(3), (2, 3))", "np.broadcast_to(5, (2, 2))",
+              "np.broadcast_to(a[:, :1], (2, 4))", "np.broadcast_to(a, (3,))",
+              "np.broadcast_to(a, (4, 2, 3)).sum(axis=0)", "np.broadcast_to(big[0], (64, 64)).sum()",
+              "np.ascontiguousarray(a.T)", "np.ascontiguousarray(5)",
+              "np.ascontiguousarray([1, 2], dtype=np.float32)",
+              "np.ascontiguousarray(a.T).strides",
+              "np.pad(a, 1)", "np.pad(a, ((1, 0), (0, 2)))", "np.pad(f, (2, 1), constant_values=9)",
+              "np.pad(a, ((1, 0), (0, 2)), constant_values=((5, 6), (7, 8)))",
+              "np.pad(np.arange(4), 3, mode='edge')", "np.pad(np.arange(4), 3, mode='reflect')",
+              "np.pad(np.arange(4), 5, mode='symmetric')", "np.pad(np.arange(4), 5, mode='wrap')",
+              "np.pad(a, ((0, 1),), mode='edge')", "np.pad(big, ((0, 2), (0, 0))).shape",
+              "np.pad(big, ((0, 2), (0, 0)))[-3:, :3]", "np.pad(a, -1)",
+              "np.tril(a)", "np.tril(a, -1)", "np.triu(a)", "np.triu(a, 1)", "np.tril(m3)",
+              "np.tril(np.ones((4, 4), dtype=np.float32))", "np.triu(np.arange(3))",
+              "np.tril(bigi).sum()", "np.triu(big, 5).sum()", "np.tri(3, 4, 1)",
+              "np.outer([1, 2], [3, 4, 5])", "np.outer(f, g[0])", "np.outer(a, np.arange(2.0))",
+              "np.kron(np.eye(2), np.ones((2, 2)))", "np.kron([1, 2], [1, 10, 100])",
+              "np.kron(a, np.array([[1], [2]]))",
+              "np.split(np.arange(6), 3)", "np.split(m3, [1, 3], axis=2)", "np.split(a, 2, axis=1)",
+              "np.array_split(np.arange(7), 3)", "np.split(np.arange(6), 4)",
+              "np.indices((2, 3))", "np.fromfunction(lambda i, j: i * 10 + j, (2, 3))",
+              "np.fromfunction(lambda i, j: i == j, (3, 3), dtype=int)",
+              "np.fromfunction(lambda i, j, k: (i == j).astype(np.uint8), (2, 2, 3), "
+              "dtype=np.uint8)",
+              "put_along(np.zeros((2, 3)), np.array([[1], [2]]), 9.0, 1)",
+              "put_along(a, np.argmax(a, axis=0)[None], -1, 0)",
+              "put_along(np.arange(5), np.array([4, 0]), 7, None)",
+              "np.round(np.array([0.125, 2.5, -1.55, 3.5]), 1)", "np.round(f, 1)",
+              "np.round(np.array([1234.5, -15.0]), -1)", "np.round(2.5)", "np.round(a)",
+              "np.round(np.array([15, 25, -35]), -1)", "np.around(q, 3)", "np.round(np.float32(2.675), 2)",
+              "np.round(big / 7, 2)[:2, :5]",
+              "np.nanmean(nanf)", "np.nanmean(nanf, axis=1)", "np.nanmean(nanf, axis=0)",
+              "np.nanmean(a)", "np.nanmean(nanf, axis=1, keepdims=True)",
+              "np.nanmean(np.where(big > 10, np.nan, big), axis=1)[:6]",
+              "np.nansum(nanf)", "np.nanmax(fl)", "np.nanmin(nanf, axis=1)",
+              "np.count_nonzero(a)", "np.count_nonzero(m3 % 3, axis=1)",
+              "np.count_nonzero(b, keepdims=True, axis=0)", "np.count_nonzero(bigi > 500)",
+              "np.median([3, 1, 2, 4])", "np.median(a)", "np.median(m3, axis=1)", "np.median(f)",
+              "np.median(fl)", "np.median(a, axis=0, keepdims=True)", "np.median(big, axis=1)[:5]",
+              "np.percentile([1, 2, 3, 4, 5.0], [10, 50, 95])", "np.percentile(a, 50)",
+              "np.percentile(m3, 30, axis=2)", "np.percentile([0.5, 0.25, 3.0], 99)",
+              "np.percentile(a, 101)", "np.quantile(np.arange(10.0), 0.25)",
+              "np.unique([3, 1, 2, 3, 1])", "np.unique(m3 % 5)", "np.unique(fl)",
+              "np.unique([3, 1, 2, 3, 1], return_counts=True)",
+              "np.unique([3, 1, 2, 3, 1], return_index=True, return_inverse=True)",
+              "np.unique(np.array([True, False, True]))", "np.unique(bigi)[:10]",
+              "np.unique(bigi[bigi != -1]).size",
+              "np.linalg.norm(np.array([3.0, 4.0]))", "np.linalg.norm(a)", "np.linalg.norm(f)",
+              "np.linalg.norm(f, axis=1)", "np.linalg.norm(f, ord=1, axis=0)",
+              "np.linalg.norm(f, ord=np.inf)", "np.linalg.norm(a, 'fro')",
+              "np.linalg.norm(np.arange(4.0), 3)", "np.linalg.norm(a, axis=1, keepdims=True)",
+              "np.linalg.norm(big)", "np.linalg.norm(np.array([1, 0, 2]), 0)",
+              "np.vectorize(lambda x, y: x + y)(np.arange(3), 1)",
+              "np.vectorize(lambda x: x * 2.5, otypes=[np.float32])(a)",
+              "np.vectorize(lambda x: x > 1)(f)",
+              "errstate_value()", "__import__('numpy.typing').typing.NDArray[np.float32] is not None",
+              "np.add.accumulate(np.arange(5))", "np.add.accumulate(a, axis=1)",
+              "np.maximum.accumulate(np.array([1, 3, 2, 5, 4]))",
+              "np.multiply.accumulate(np.arange(1, 6))",
+              "np.maximum.accumulate(f, axis=0)"):
+        add(e)
+    return out
+
+
+#: NumPy >= 2 results where Debian's NumPy 1.24 differs (merged into golden_cases.NUMPY2).
+NUMPY2_COVER = {}
