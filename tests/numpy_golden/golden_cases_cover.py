@@ -19,6 +19,10 @@ def put_along(arr, idx, values, axis):
     np.put_along_axis(arr, idx, values, axis)
     return arr
 
+def printed(fn, **options):
+    with np.printoptions(**options):
+        return str(fn()), repr(fn())
+
 def errstate_value():
     before = np.geterr()
     with np.errstate(divide="raise"):
@@ -93,6 +97,32 @@ def cover_cases():
               "np.maximum.accumulate(np.array([1, 3, 2, 5, 4]))",
               "np.multiply.accumulate(np.arange(1, 6))",
               "np.maximum.accumulate(f, axis=0)"):
+        add(e)
+    # printing: summarisation past threshold, wrapping at linewidth, print options
+    for e in ("q", "q * 1000", "big", "bigi", "big / 7", "np.arange(2000)", "np.arange(30) * 1.5",
+              "np.arange(100).reshape(4, 25)", "np.zeros((3, 400, 5))", "np.arange(1500).reshape(3, 500) / 3",
+              "np.arange(256 * 1024, dtype=np.float32).reshape(256, 1024) % 97 / 7",
+              "np.array([1e-5, 1.0, np.nan, -np.inf], dtype=np.float32)", "np.array([True, True])",
+              "np.linspace(0, 1, 40, dtype=np.float16)", "np.array([[1e10, 2], [3, -4]])",
+              "np.array([1.0, 0.0, -0.0])", "np.array([np.nan, np.nan])", "np.array([1e300, 1e-300])",
+              "np.arange(12, dtype=np.int8)", "np.array([-1.5, 2.25e-3])", "np.array(7.25, dtype=np.float32)",
+              "np.array([0.99999999, 1e-9])", "x3 * 1.1", "np.eye(30)", "nanf"):
+        add(f"str({e})")
+        add(f"repr({e})")
+    for e in ("printed(lambda: np.array([1e-5, 1.23456, 100.0]), precision=3, suppress=True)",
+              "printed(lambda: np.arange(12).reshape(3, 4), threshold=5, edgeitems=1)",
+              "printed(lambda: np.array([1.5, 2.25]), sign=' ')",
+              "printed(lambda: np.array([1.5, -2.25]), sign=' ')",
+              "printed(lambda: np.array([1e-9, -2.25]), sign='+')",
+              "printed(lambda: np.array([1.5, 2.25]), floatmode='fixed', precision=4)",
+              "printed(lambda: np.array([1.5, 2.25, 3]), floatmode='maxprec_equal')",
+              "printed(lambda: np.array([0.1, 1 / 3]), floatmode='unique')",
+              "printed(lambda: np.arange(12, dtype=np.int8), linewidth=20)",
+              "printed(lambda: np.array([np.nan, 1.0, np.inf]), nanstr='NaN', infstr='Inf')",
+              "printed(lambda: big, edgeitems=2, linewidth=40)",
+              "np.get_printoptions()['threshold']",
+              "np.array2string(np.arange(5.0), separator=', ')",
+              "np.array2string(q, precision=2)"):
         add(e)
     return out
 

@@ -173,6 +173,27 @@ print("after")
     expect(r.out).toBe("row [[0 1]]\nrow [[2 3]]\ndone [[0]]\nafter\n");
   });
 
+  test("nl.device_print formats values as NumPy prints them (scientific, summarised, wrapped)", () => {
+    // Expected texts: str() of the same arrays under Debian's NumPy 1.24.
+    const r = run(`${PRELUDE}
+@nki.jit(mode="simulation")
+def k(x, y):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    t = nl.load(x)
+    nl.device_print("x", t)
+    nl.device_print("y", nl.load(y))
+    nl.store(out, value=t)
+    return out
+k(np.array([[0.8147237, 9.754e-05, 12.5]], np.float32),
+  (np.arange(128 * 512, dtype=np.float32).reshape(128, 512) % 97) / 7)
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe(
+      "x [[8.147237e-01 9.754000e-05 1.250000e+01]]\n" +
+        "y [[ 0.          0.14285715  0.2857143  ...  3.4285715   3.5714285\n   3.7142856 ]\n [ 3.857143    4.          4.142857   ...  7.285714    7.428571\n   7.571429  ]\n [ 7.714286    7.857143    8.         ... 11.142858   11.285714\n  11.428572  ]\n ...\n [11.         11.142858   11.285714   ...  0.5714286   0.71428573\n   0.85714287]\n [ 1.          1.1428572   1.2857143  ...  4.428571    4.571429\n   4.714286  ]\n [ 4.857143    5.          5.142857   ...  8.285714    8.428572\n   8.571428  ]]\n",
+    );
+  });
+
   test("nl.rand is reproducible under nl.random_seed and uniform in [0, 1)", () => {
     const r = run(`${PRELUDE}
 @nki.jit(mode="simulation")

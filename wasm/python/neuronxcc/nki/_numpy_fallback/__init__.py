@@ -28,7 +28,7 @@ dtypes.
 import math
 import sys
 
-from . import (_arrange, _creation, _dtypes, _einsum, _functions, _io, _lanes, _limits, _linalg,
+from . import (_arrange, _arrayprint, _creation, _dtypes, _einsum, _functions, _io, _lanes, _limits, _linalg,
                _matmul, _random, _reductions, _scalars, _shapes, _stats, _testing, _typing,
                _ufuncs, _wrappers)
 from ._ndarray import ndarray
@@ -89,7 +89,7 @@ def namespace():
     ns.update({name: getattr(_shapes, name) for name in _shapes.NAMES})
     ns.update({name: getattr(_lanes, name) for name in _lanes.NAMES})
     ns.update(einsum=_einsum.einsum, row_stack=_shapes.vstack)
-    for impl in (_arrange, _stats, _wrappers):
+    for impl in (_arrange, _arrayprint, _stats, _wrappers):
         ns.update({name: getattr(impl, name) for name in impl.NAMES})
     ns.update(round=_arrange.around)
     ns.update(pi=math.pi, e=math.e, inf=math.inf, nan=math.nan, newaxis=None,
