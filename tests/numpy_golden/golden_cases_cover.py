@@ -11,13 +11,27 @@ files.
 """
 
 SETUP_COVER = """
+import numpy.typing
 nanf = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]], dtype=np.float32)
 q = np.array([0.8147237, 9.754e-05, 12.5], dtype=np.float32)
 
-def put_along(arr, idx, values, axis):
+def put_along(put, arr, idx, values, axis):
     arr = arr.copy()
-    np.put_along_axis(arr, idx, values, axis)
+    put(arr, idx, values, axis)
     return arr
+
+def saved_and_loaded(save, load, arr):
+    save("/tmp/_cover.npy", arr)
+    return load("/tmp/_cover.npy")
+
+def written_and_read(fromfile, arr, dtype):
+    with open("/tmp/_cover.bin", "wb") as f:
+        f.write(arr.tobytes())
+    return fromfile("/tmp/_cover.bin", dtype=dtype)
+
+def shuffled(rng, x):
+    rng.shuffle(x)
+    return x
 
 def printed(fn, **options):
     with np.printoptions(**options):
@@ -61,9 +75,9 @@ def cover_cases():
               "np.fromfunction(lambda i, j: i == j, (3, 3), dtype=int)",
               "np.fromfunction(lambda i, j, k: (i == j).astype(np.uint8), (2, 2, 3), "
               "dtype=np.uint8)",
-              "put_along(np.zeros((2, 3)), np.array([[1], [2]]), 9.0, 1)",
-              "put_along(a, np.argmax(a, axis=0)[None], -1, 0)",
-              "put_along(np.arange(5), np.array([4, 0]), 7, None)",
+              "put_along(np.put_along_axis, np.zeros((2, 3)), np.array([[1], [2]]), 9.0, 1)",
+              "put_along(np.put_along_axis, a, np.argmax(a, axis=0)[None], -1, 0)",
+              "put_along(np.put_along_axis, np.arange(5), np.array([4, 0]), 7, None)",
               "np.round(np.array([0.125, 2.5, -1.55, 3.5]), 1)", "np.round(f, 1)",
               "np.round(np.array([1234.5, -15.0]), -1)", "np.round(2.5)", "np.round(a)",
               "np.round(np.array([15, 25, -35]), -1)", "np.around(q, 3)", "np.round(np.float32(2.675), 2)",
@@ -92,11 +106,47 @@ def cover_cases():
               "np.vectorize(lambda x, y: x + y)(np.arange(3), 1)",
               "np.vectorize(lambda x: x * 2.5, otypes=[np.float32])(a)",
               "np.vectorize(lambda x: x > 1)(f)",
-              "errstate_value()", "__import__('numpy.typing').typing.NDArray[np.float32] is not None",
+              "errstate_value()", "np.typing.NDArray[np.float32] is not None",
               "np.add.accumulate(np.arange(5))", "np.add.accumulate(a, axis=1)",
               "np.maximum.accumulate(np.array([1, 3, 2, 5, 4]))",
               "np.multiply.accumulate(np.arange(1, 6))",
               "np.maximum.accumulate(f, axis=0)"):
+        add(e)
+    # the Generator API over PCG64: seeded draws are NumPy's
+    for e in ("np.random.default_rng(0).random(4)", "np.random.default_rng(0).random()",
+              "np.random.default_rng(1).random(3, dtype=np.float32)",
+              "np.random.default_rng(2).standard_normal(6)", "np.random.default_rng(2).standard_normal()",
+              "np.random.default_rng(3).standard_normal(3000)[::500]",
+              "np.random.default_rng(4).normal(2.0, 3.0, size=(2, 3))",
+              "np.random.default_rng(4).normal(0.0, [1.0, 10.0, 100.0])",
+              "np.random.default_rng(5).uniform(-1.0, 1.0, 5)", "np.random.default_rng(5).uniform(size=2)",
+              "np.random.default_rng(6).integers(0, 10, 8)", "np.random.default_rng(6).integers(5)",
+              "np.random.default_rng(6).integers(-2**40, 2**40, 3)",
+              "np.random.default_rng(6).integers(0, 7, 4, dtype=np.int32)",
+              "np.random.default_rng(6).integers(1, 6, 5, endpoint=True)",
+              "np.random.default_rng(6).integers(0, 2**64 - 1, 2, dtype=np.uint64)",
+              "np.random.default_rng(7).choice(10, 5)", "np.random.default_rng(7).choice([1, 2, 3], size=4, p=[0.2, 0.3, 0.5])",
+              "np.random.default_rng(7).choice(100, 10, replace=False)",
+              "np.random.default_rng(7).choice(20000, 1000, replace=False)[:5]",
+              "np.random.default_rng(7).choice(np.arange(10.0) * 2, 3)",
+              "np.random.default_rng(8).permutation(10)",
+              "np.random.default_rng(8).permutation(np.arange(12).reshape(3, 4))",
+              "shuffled(np.random.default_rng(9), np.arange(10))",
+              "shuffled(np.random.default_rng(9), list(range(8)))",
+              "np.random.default_rng([1, 2, 3]).random(2)", "np.random.default_rng(2**100 + 7).random(2)",
+              "np.random.default_rng(np.random.default_rng(0)).random()",
+              "np.random.default_rng(0).integers(3, 2)", "np.random.default_rng(-1)",
+              "np.random.default_rng(0).choice(3, 4, replace=False)",
+              "np.random.SeedSequence(0).generate_state(4)",
+              "np.random.Generator(np.random.PCG64(11)).random(2)",
+              # the other names the corpora use, named in a case each
+              "np.copy(a)", "np.dot(f, g.T)", "np.matmul(f, g.T)", "np.repeat(a, 2, axis=0)",
+              "np.frombuffer(bytes([1, 2, 3, 4]), dtype=np.uint8)",
+              "saved_and_loaded(np.save, np.load, f)", "written_and_read(np.fromfile, f, np.float32)",
+              "np.testing.assert_allclose(f, f + 1e-9)", "np.testing.assert_allclose(f, g)",
+              "np.testing.assert_array_equal(a, a.copy())", "np.testing.assert_array_equal(a, a + 1)",
+              "np.random.seed(3) or np.random.random(3)", "np.random.seed(3) or np.random.uniform(-2, 2, 3)",
+              "np.errstate(divide='ignore') is not None"):
         add(e)
     # printing: summarisation past threshold, wrapping at linewidth, print options
     for e in ("q", "q * 1000", "big", "bigi", "big / 7", "np.arange(2000)", "np.arange(30) * 1.5",
@@ -126,6 +176,18 @@ def cover_cases():
         add(e)
     return out
 
+
+#: Names the public corpora use that the stand-in does not cover yet, and why (the coverage test
+#: checks each still raises the stand-in's clear error, so an entry goes when its name lands).
+NOT_COVERED = {
+    "random.RandomState": "legacy RandomState objects (the module-level legacy draws are covered)",
+    "random.dirichlet": "legacy gamma draws",
+    "random.get_state": "the legacy generator's state tuple",
+    "random.set_state": "the legacy generator's state tuple",
+    "random.choice": "legacy choice (Generator.choice is covered)",
+    "random.permutation": "legacy permutation (Generator.permutation is covered)",
+    "random.shuffle": "legacy shuffle (Generator.shuffle is covered)",
+}
 
 #: NumPy >= 2 results where Debian's NumPy 1.24 differs (merged into golden_cases.NUMPY2).
 NUMPY2_COVER = {}

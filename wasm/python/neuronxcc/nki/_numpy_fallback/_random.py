@@ -323,5 +323,7 @@ def randint(low, high=None, size=None, dtype=int):
     return from_values(vals, shape, dt)
 
 
+from ._generator import Generator, PCG64, SeedSequence, default_rng  # noqa: E402,F401
+
 NAMES = ("seed", "random_sample", "random", "rand", "standard_normal", "randn", "uniform",
-         "normal", "randint")
+         "normal", "randint", "default_rng", "Generator", "PCG64", "SeedSequence")
