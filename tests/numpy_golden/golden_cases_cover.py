@@ -12,6 +12,7 @@ files.
 
 SETUP_COVER = """
 import numpy.typing
+import scipy.special as sps
 nanf = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]], dtype=np.float32)
 q = np.array([0.8147237, 9.754e-05, 12.5], dtype=np.float32)
 
@@ -147,6 +148,13 @@ def cover_cases():
               "np.testing.assert_array_equal(a, a.copy())", "np.testing.assert_array_equal(a, a + 1)",
               "np.random.seed(3) or np.random.random(3)", "np.random.seed(3) or np.random.uniform(-2, 2, 3)",
               "np.errstate(divide='ignore') is not None"):
+        add(e)
+    # scipy.special (a real SciPy makes the goldens: Debian's python3-scipy)
+    for e in ("sps.softmax(f)", "sps.softmax(f, axis=1)", "sps.softmax(a)", "sps.softmax([1.0, 2.0, 3.0])",
+              "sps.softmax(big, axis=1)[:2, :3]", "sps.logsumexp(f)", "sps.logsumexp(f, axis=0)",
+              "sps.logsumexp(f, axis=1, keepdims=True)", "sps.logsumexp(np.array([-np.inf, -np.inf]))",
+              "sps.logsumexp(a)", "sps.expit(f)", "sps.expit(a)", "sps.expit(0.5)", "sps.expit(h)",
+              "sps.erf(f)", "sps.erf(0.5)", "sps.erf(a)", "sps.erf(np.float32(0.25))", "sps.erf(big)[0, :4]"):
         add(e)
     # printing: summarisation past threshold, wrapping at linewidth, print options
     for e in ("q", "q * 1000", "big", "bigi", "big / 7", "np.arange(2000)", "np.arange(30) * 1.5",

@@ -1,6 +1,7 @@
 """Writes numpy_goldens.json: golden_cases.CASES evaluated with a real NumPy.
 
-Run with Debian's Python, which has NumPy (the pyenv python3 on PATH does not):
+Run with Debian's Python, which has NumPy (the pyenv python3 on PATH does not) and, for the
+scipy.special cases, SciPy (``apt-get install python3-scipy``):
 
     /usr/bin/python3 tests/numpy_golden/make_goldens.py
 

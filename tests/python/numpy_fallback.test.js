@@ -130,6 +130,17 @@ describe("what the fallback does not cover raises a clear error", () => {
     expect(raised("import numpy as np\nnp.linalg.inv")[1]).toContain(`numpy.linalg.inv ${NOT_AVAILABLE}`);
   });
 
+  test("scipy.special is the minimal SciPy stand-in; other SciPy names raise the clear error", () => {
+    expect(py("import scipy, scipy.special", "[scipy.__version__, scipy.special.softmax.__name__]")).toEqual([
+      "0.0+nki-playground-standin",
+      "softmax",
+    ]);
+    const [kind, msg] = raised("import scipy.special\nscipy.special.gamma");
+    expect(kind).toBe("AttributeError");
+    expect(msg).toContain("scipy.special.gamma is not available in nki-playground's");
+    expect(msg).toContain("supported: softmax, logsumexp, expit, erf");
+  });
+
   test("hasattr/getattr with a default see the missing name as missing", () => {
     expect(py("import numpy as np", "[hasattr(np, 'bfloat16'), getattr(np, 'fft_x', 7)]")).toEqual([false, 7]);
   });

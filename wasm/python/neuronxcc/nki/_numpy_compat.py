@@ -31,4 +31,20 @@ def ensure_numpy():
         for name in [n for n in sys.modules if n == "numpy" or n.startswith("numpy.")]:
             del sys.modules[name]
     from ._numpy_fallback import install
-    return install()
+    numpy = install()
+    _ensure_scipy()
+    return numpy
+
+
+def _ensure_scipy():
+    """With the NumPy stand-in in place, ``import scipy`` gives the minimal SciPy stand-in
+    (``scipy.special``'s softmax, logsumexp, expit, erf) unless a real SciPy imports."""
+    if "scipy" in sys.modules:
+        return
+    try:
+        import scipy  # noqa: F401 - a real SciPy always wins
+    except ImportError:
+        for name in [n for n in sys.modules if n == "scipy" or n.startswith("scipy.")]:
+            del sys.modules[name]
+        from ._numpy_fallback._scipy import install
+        install()
