@@ -147,7 +147,19 @@ def cover_cases():
               "np.testing.assert_allclose(f, f + 1e-9)", "np.testing.assert_allclose(f, g)",
               "np.testing.assert_array_equal(a, a.copy())", "np.testing.assert_array_equal(a, a + 1)",
               "np.random.seed(3) or np.random.random(3)", "np.random.seed(3) or np.random.uniform(-2, 2, 3)",
-              "np.errstate(divide='ignore') is not None"):
+              "np.errstate(divide='ignore') is not None",
+              # the legacy generator's shuffles and samples
+              "np.random.seed(0) or np.random.permutation(10)",
+              "np.random.seed(0) or np.random.permutation(np.arange(12).reshape(4, 3))",
+              "np.random.seed(1) or shuffled(np.random, np.arange(8))",
+              "np.random.seed(1) or shuffled(np.random, list(range(6)))",
+              "np.random.seed(2) or np.random.choice(10, 5)",
+              "np.random.seed(2) or np.random.choice(10, 4, replace=False)",
+              "np.random.seed(2) or np.random.choice([1, 2, 3], size=5, p=[0.2, 0.3, 0.5])",
+              "np.random.seed(2) or np.random.choice(range(1, 9), size=2, replace=False)",
+              "np.random.seed(2) or np.random.choice(5)",
+              "(np.random.seed(3), np.random.choice(np.arange(5.0), 3), np.random.randn(2))[2]",
+              "np.random.seed(4) or np.random.choice(3, 4, replace=False)"):
         add(e)
     # scipy.special (a real SciPy makes the goldens: Debian's python3-scipy)
     for e in ("sps.softmax(f)", "sps.softmax(f, axis=1)", "sps.softmax(a)", "sps.softmax([1.0, 2.0, 3.0])",
@@ -192,9 +204,6 @@ NOT_COVERED = {
     "random.dirichlet": "legacy gamma draws",
     "random.get_state": "the legacy generator's state tuple",
     "random.set_state": "the legacy generator's state tuple",
-    "random.choice": "legacy choice (Generator.choice is covered)",
-    "random.permutation": "legacy permutation (Generator.permutation is covered)",
-    "random.shuffle": "legacy shuffle (Generator.shuffle is covered)",
 }
 
 #: NumPy >= 2 results where Debian's NumPy 1.24 differs (merged into golden_cases.NUMPY2).

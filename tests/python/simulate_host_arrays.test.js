@@ -97,9 +97,9 @@ t = np.load("/tmp/s.npy")`,
 
   test("unsupported numpy API still raises the fallback's clear error", () => {
     const msg = py(
-      "try:\n    np.random.permutation(3)\n    _m = None\nexcept AttributeError as e:\n    _m = str(e)",
+      "try:\n    np.random.beta(1, 2)\n    _m = None\nexcept AttributeError as e:\n    _m = str(e)",
       "_m",
     );
-    expect(msg).toContain("numpy.random.permutation is not available in nki-playground's trace-time numpy fallback");
+    expect(msg).toContain("numpy.random.beta is not available in nki-playground's trace-time numpy fallback");
   });
 });

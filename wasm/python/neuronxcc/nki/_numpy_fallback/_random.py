@@ -323,7 +323,84 @@ def randint(low, high=None, size=None, dtype=int):
     return from_values(vals, shape, dt)
 
 
+def shuffle(x):
+    """Shuffles ``x`` (an array, along its first axis, or a list) in place: the legacy swaps
+    from the end, each partner drawn by masked rejection on raw 32-bit outputs."""
+    _python_ready()
+    n = len(x)
+    order = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = _masked(i, 32 if i <= 0xFFFFFFFF else 64)
+        order[i], order[j] = order[j], order[i]
+    if isinstance(x, list):
+        x[:] = [x[i] for i in order]
+        return
+    x[...] = x[order].copy()
+
+
+def permutation(x):
+    """A shuffled copy of ``x`` (of ``arange(x)`` for an int), along the first axis."""
+    from ._creation import arange, asarray
+    if isinstance(x, int) or (hasattr(x, "__index__") and not hasattr(x, "shape")):
+        arr = arange(operator.index(x))
+        shuffle(arr)
+        return arr
+    arr = asarray(x)
+    if arr.ndim < 1:
+        raise user_error(IndexError("x must be an integer or at least 1-dimensional"))
+    if arr.ndim == 1:
+        arr = arr.copy()
+        shuffle(arr)
+        return arr
+    idx = arange(arr.shape[0])
+    shuffle(idx)
+    return arr[idx]
+
+
+def choice(a, size=None, replace=True, p=None):
+    """Samples from ``a`` (an int: ``arange(a)``) as the legacy generator does: ``randint`` with
+    replacement, a permutation's head without, ``p`` through the cumulative sum."""
+    from ._creation import asarray
+    pool = None
+    if isinstance(a, range):
+        a = list(a)
+    if isinstance(a, int) or (hasattr(a, "__index__") and not hasattr(a, "shape")):
+        n = operator.index(a)
+        if n <= 0:
+            raise user_error(ValueError("a must be greater than 0 unless no samples are taken"))
+    else:
+        pool = asarray(a)
+        if pool.ndim != 1:
+            raise user_error(ValueError("a must be 1-dimensional"))
+        n = pool.shape[0]
+    shape = _shape(size)
+    count = _count(shape) if shape is not None else 1
+    if p is not None:
+        if not replace:
+            raise NotImplementedError("not supported by nki-playground's numpy stand-in: "
+                                      "random.choice(replace=False, p=...)")
+        from ._generator import _cdf
+        import bisect
+        cdf = _cdf(asarray(p, dtype=D.FLOAT64).tolist(), n)
+        u = random_sample(shape) if shape is not None else random_sample()
+        us = u.reshape(-1).tolist() if shape is not None else [u]
+        idx = [bisect.bisect_right(cdf, v) for v in us]
+    elif replace:
+        r = randint(0, n, size=shape)
+        idx = r.reshape(-1).tolist() if shape is not None else [r]
+    else:
+        if count > n:
+            raise user_error(ValueError("Cannot take a larger sample than population when "
+                                        "'replace=False'"))
+        idx = permutation(n)[:count].tolist()
+    from ._ndarray import from_values
+    if shape is None:
+        return pool[idx[0]] if pool is not None else int(idx[0])
+    picked = from_values(idx, shape, D.INT64)
+    return pool[picked] if pool is not None else picked
+
+
 from ._generator import Generator, PCG64, SeedSequence, default_rng  # noqa: E402,F401
 
 NAMES = ("seed", "random_sample", "random", "rand", "standard_normal", "randn", "uniform",
-         "normal", "randint", "default_rng", "Generator", "PCG64", "SeedSequence")
+         "normal", "randint", "shuffle", "permutation", "choice", "default_rng", "Generator", "PCG64", "SeedSequence")
