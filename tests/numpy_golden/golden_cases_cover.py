@@ -153,6 +153,7 @@ def cover_cases():
               "np.random.seed(0) or np.random.permutation(np.arange(12).reshape(4, 3))",
               "np.random.seed(1) or shuffled(np.random, np.arange(8))",
               "np.random.seed(1) or shuffled(np.random, list(range(6)))",
+              "np.random.seed(1) or np.random.shuffle(list(range(4)))",
               "np.random.seed(2) or np.random.choice(10, 5)",
               "np.random.seed(2) or np.random.choice(10, 4, replace=False)",
               "np.random.seed(2) or np.random.choice([1, 2, 3], size=5, p=[0.2, 0.3, 0.5])",
