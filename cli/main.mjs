@@ -47,7 +47,7 @@ async function siteCommand({ out }) {
 
 /** Boots the Node runtime; imported late so `--help` and usage errors answer instantly. */
 async function bootRuntime(sinks) {
-  const { createNodeRuntime } = await import("../wasm/js/node.mjs");
+  const { createNodeRuntime } = await import("../runtime/node.mjs");
   return createNodeRuntime(sinks);
 }
 
@@ -75,7 +75,7 @@ async function traceCommand({ format, out, files }) {
   // stdout carries the IR unless it goes to a file: the scripts' prints move to stderr.
   const scriptOut = out ? (t) => process.stdout.write(t) : (t) => process.stderr.write(t);
   const runtime = await bootRuntime({ stdout: scriptOut });
-  const prerender = format === "html" ? (await import("../web/src/static/prerender.js")).prerender : null;
+  const prerender = format === "html" ? (await import("../render/prerender.js")).prerender : null;
   const traces = [];
   const html = [];
   let status = EXIT.OK;

@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 
-import { createNodeRuntime } from "../wasm/js/node.mjs";
+import { createNodeRuntime } from "../runtime/node.mjs";
 
 const i = process.argv.indexOf("--runs");
 const RUNS = i >= 0 ? Number(process.argv[i + 1]) : 9;

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 
-import { createNodeRuntime } from "../wasm/js/node.mjs";
+import { createNodeRuntime } from "../runtime/node.mjs";
 import { launchProfile, serveSite } from "./chromium.mjs";
 
 const BIG = fileURLToPath(new URL("../tests/browser/fixtures/big_ir.py", import.meta.url));

@@ -37,7 +37,7 @@ if (process.argv[2] === "--child") {
     const { loadPyodide } = await import("pyodide");
     await loadPyodide({ indexURL: dirname(require.resolve("pyodide/package.json")) + sep });
   } else if (what === "runtime") {
-    const { createNodeRuntime } = await import("../wasm/js/node.mjs");
+    const { createNodeRuntime } = await import("../runtime/node.mjs");
     const runtime = await createNodeRuntime({ stdout: () => {}, stderr: () => {} });
     // Ready means a kernel can be traced: force the runner's imports to have happened.
     if (runtime.runSource("import neuronxcc.nki\n").exitCode !== 0) throw new Error("runtime not usable");
@@ -90,7 +90,7 @@ async function coreSection() {
   }
 
   // 2. Trace time in a warm runtime.
-  const { createNodeRuntime } = await import("../wasm/js/node.mjs");
+  const { createNodeRuntime } = await import("../runtime/node.mjs");
   let scriptOut = "";
   const runtime = await createNodeRuntime({ stdout: (t) => (scriptOut += t), stderr: (t) => (scriptOut += t) });
   const source = readFileSync(KERNEL, "utf8");

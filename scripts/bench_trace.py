@@ -34,7 +34,7 @@ def capture(path):
 
     _kernel.trace = hook
     try:
-        from neuronxcc.nki import _runner
+        from nki_playground import runner as _runner
         code = _runner.run_file(path, [])
     finally:
         _kernel.trace = real_trace

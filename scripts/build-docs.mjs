@@ -1,8 +1,8 @@
 // Publishes docs/ on the site: every docs/*.md (and docs/ops/*.md) becomes
-// build/site/docs/*.html (README.md → index.html), rendered by web/src/static/markdown.js.
+// build/site/docs/*.html (README.md → index.html), rendered by render/markdown.js.
 // A `python nki-playground` example (the format `nki-playground check` verifies, found with
 // cli/doc-examples.mjs) becomes a live <nki-playground> embed, pre-rendered from a real trace
-// of the example (web/src/static/prerender.js); its expected block stays below it, marked as
+// of the example (render/prerender.js); its expected block stays below it, marked as
 // expected. Runs after the element build (the pages load ../element/nki-playground.js).
 //
 //   node scripts/build-docs.mjs
@@ -12,15 +12,15 @@ import { fileURLToPath } from "node:url";
 
 import { findExamples } from "../cli/doc-examples.mjs";
 import { irText } from "../cli/trace-format.mjs";
-import { createNodeRuntime } from "../wasm/js/node.mjs";
+import { createNodeRuntime } from "../runtime/node.mjs";
 import { encodeState } from "../web/src/share/codec.js";
-import { codeBlock, renderMarkdown, rewriteMdLink } from "../web/src/static/markdown.js";
-import { escapeHtml, escapeText, prerender, renderIrText } from "../web/src/static/prerender.js";
+import { codeBlock, renderMarkdown, rewriteMdLink } from "../render/markdown.js";
+import { escapeHtml, escapeText, prerender, renderIrText } from "../render/prerender.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DOCS = join(ROOT, "docs");
 const OUT = join(ROOT, "build/site/docs");
-const CSS = join(ROOT, "web/src/static/docs.css");
+const CSS = join(ROOT, "render/docs.css");
 const IR_CSS = join(ROOT, "web/src/ir/ir-view.css"); // the IR token colours, shared with the views
 
 /** The reading order of the nav; pages not named here follow in name order. */

@@ -1,15 +1,15 @@
 // Writes the Python package for the page's worker (and the Node runtime) into web/public/:
-//   nki-python.json  {relativePath: source} of every *.py under wasm/python, installed into
+//   nki-python.json  {relativePath: source} of every *.py under python, installed into
 //                    Pyodide at /nki/python;
 //   nki-python.pyc   the same modules compiled by the Pyodide the runtime loads
-//                    (wasm/js/python-cache.mjs), so a boot imports without compiling.
+//                    (runtime/python-cache.mjs), so a boot imports without compiling.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { compilePythonCache } from "../wasm/js/python-cache.mjs";
-import { readPythonFiles } from "../wasm/js/python-files.mjs";
+import { compilePythonCache } from "../runtime/python-cache.mjs";
+import { readPythonFiles } from "../runtime/python-files.mjs";
 
 const require = createRequire(import.meta.url);
 const outDir = fileURLToPath(new URL("../web/public/", import.meta.url));

@@ -9,8 +9,8 @@ const required = [
   ["build/wasm/nki_core.mjs", "npm run build"],
   ["build/wasm/nki_core.wasm", "npm run build"],
   ["build/site/nki-python.pyc", "npm run build"],
-  ["wasm/python/neuronxcc/nki/__init__.py", "a complete checkout"],
-  ["web/src/ir/tokens.js", "a complete checkout"],
+  ["python/neuronxcc/nki/__init__.py", "a complete checkout"],
+  ["render/tokens.js", "a complete checkout"],
 ];
 const missing = required.filter(([path]) => !existsSync(root + path));
 for (const [path, fix] of missing) process.stderr.write(`prepack: ${path} is missing (needs ${fix})\n`);

@@ -10,8 +10,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { createNodeRuntime } from "../wasm/js/node.mjs";
-import { escapeHtml, prerender } from "../web/src/static/prerender.js";
+import { createNodeRuntime } from "../runtime/node.mjs";
+import { escapeHtml, prerender } from "../render/prerender.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const TEMPLATE = join(ROOT, "web/docs-demo/index.html");

@@ -7,7 +7,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { createNodeRuntime } from "../wasm/js/node.mjs";
+import { createNodeRuntime } from "../runtime/node.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 process.chdir(root);

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { PRERENDER_FORMAT } from "../../web/src/static/prerender.js";
+import { PRERENDER_FORMAT } from "../../render/prerender.js";
 import { SITE, launchChromium, recordProblems, runEmbed, startServer } from "./harness.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/embed-format1.html", import.meta.url));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 import { describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { createNodeRuntime } from "../../runtime/node.mjs";
 import { ROOT, cli, decodeEntities } from "../runtime/cli-harness.js";
 import { openWorkerPage, usePlayground } from "./harness.js";
 

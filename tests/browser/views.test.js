@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { createNodeRuntime } from "../../runtime/node.mjs";
 import { launchBrowser, openPage, screenshot, startServer } from "./harness.js";
 
 const LINE_HEIGHT = 18; // web/src/ir/ir-view.js

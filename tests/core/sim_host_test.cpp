@@ -5,10 +5,10 @@
 #include <cstring>
 #include <vector>
 
-#include "sim/host.h"
+#include "host/host.h"
 #include "util/json.h"
 
-using namespace nki::sim;
+using namespace nki;
 
 namespace {
 

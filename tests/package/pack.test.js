@@ -45,17 +45,19 @@ describe("npm package", () => {
     for (const path of [
       "bin/nki-playground.mjs",
       "cli/main.mjs",
-      "wasm/js/node.mjs",
-      "wasm/js/runtime.mjs",
+      "runtime/node.mjs",
+      "runtime/runtime.mjs",
       "build/wasm/nki_core.mjs",
       "build/wasm/nki_core.wasm",
       "build/site/nki-python.pyc",
       "build/site/index.html",
       "build/site/docs/errors.html",
       "cli/site.mjs",
-      "wasm/python/neuronxcc/nki/__init__.py",
-      "web/src/static/prerender.js",
-      "web/src/ir/tokens.js",
+      "python/neuronxcc/nki/__init__.py",
+      "python/nki_playground/door.py",
+      "python/numpy_standin/__init__.py",
+      "render/prerender.js",
+      "render/tokens.js",
     ]) {
       expect(files).toContain(path);
     }

@@ -101,7 +101,7 @@ except RuntimeError as e:
   test("every code the Python surface gives has a section in docs/errors.md", () => {
     const docs = documentedCodes();
     const codes = new Set();
-    for (const f of pythonFiles(join(ROOT, "wasm/python/neuronxcc"))) {
+    for (const f of ["python/neuronxcc", "python/nki_playground"].flatMap((d) => pythonFiles(join(ROOT, d)))) {
       const text = readFileSync(f, "utf8");
       for (const m of text.matchAll(/coded\([\s\S]*?,\s*"([a-z0-9-]+)"\)/g)) codes.add(m[1]);
       for (const m of text.matchAll(/raise_diagnostic\(\s*"err_([a-z0-9_]+)"/g))

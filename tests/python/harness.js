@@ -2,7 +2,7 @@
 // wasm core), a kernel-script template, IR lines of a trace, and the located-diagnostic check.
 import { afterEach, beforeAll, expect } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { createNodeRuntime } from "../../runtime/node.mjs";
 
 export const HEAD = `import numpy as np
 import neuronxcc.nki as nki

@@ -80,7 +80,7 @@ sys.path.remove("/tmp/numpy_golden")
 describe("the fallback is what `import numpy` gives in Pyodide", () => {
   test("numpy.__version__ and the docstring name the fallback", () => {
     const [version, doc, isFallback] = py(
-      "import numpy\nfrom neuronxcc.nki._numpy_compat import is_fallback",
+      "import numpy\nfrom nki_playground.standins import is_fallback",
       "[numpy.__version__, numpy.__doc__, is_fallback(numpy)]",
     );
     expect(version).toBe(FALLBACK_VERSION);
@@ -214,7 +214,7 @@ _outs = [np.random.random_sample(3000), _big[_idx], _big[:, _idx], np.take(_big,
 describe("ensure_numpy()", () => {
   const SAVE = `
 import sys
-from neuronxcc.nki import _numpy_compat
+from nki_playground import standins as _numpy_compat
 _saved = {k: v for k, v in sys.modules.items() if k == "numpy" or k.startswith("numpy.")}
 for _k in _saved:
     del sys.modules[_k]
@@ -269,7 +269,7 @@ if "/tmp/fakenp" in sys.path:
 
   test("is idempotent: a second call returns the same module", () => {
     expect(
-      py("from neuronxcc.nki._numpy_compat import ensure_numpy", "ensure_numpy() is ensure_numpy() is __import__('numpy')"),
+      py("from nki_playground.standins import ensure_numpy", "ensure_numpy() is ensure_numpy() is __import__('numpy')"),
     ).toBe(true);
   });
 });

@@ -58,7 +58,7 @@ describe("host arrays match real NumPy", () => {
 describe("host array storage", () => {
   test("large arrays live in the core; small ones stay Python lists", () => {
     const kinds = py(
-      "from neuronxcc.nki._numpy_fallback._core_storage import CoreStorage",
+      "from numpy_standin._core_storage import CoreStorage",
       "[isinstance(np.zeros((64, 64))._store, CoreStorage), isinstance(np.zeros((4, 4))._store, CoreStorage)]",
     );
     expect(kinds).toEqual([true, false]);

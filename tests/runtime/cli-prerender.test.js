@@ -1,7 +1,7 @@
-// web/src/static/prerender.js on hand-made traces: structure, the outline, escaping.
+// render/prerender.js on hand-made traces: structure, the outline, escaping.
 import { describe, expect, test } from "vitest";
 
-import { prerender, renderIrText } from "../../web/src/static/prerender.js";
+import { prerender, renderIrText } from "../../render/prerender.js";
 
 const EVIL = `<script>alert("x")</script>`;
 const loop = (region, axis, body) => ({ region, kind: "LoopScope", loc: null, axis, body });

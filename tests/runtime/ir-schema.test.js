@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import { findExamples } from "../../cli/doc-examples.mjs";
-import { validate } from "../../wasm/js/json-schema.mjs";
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { validate } from "../../runtime/json-schema.mjs";
+import { createNodeRuntime } from "../../runtime/node.mjs";
 import { SNIPPETS, SNIPPET_HEAD } from "./ir-schema-snippets.js";
 
 const root = new URL("../../", import.meta.url);

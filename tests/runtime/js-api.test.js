@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { createRuntime, NkiScriptError } from "../../wasm/js/node.mjs";
-import { toHalf } from "../../wasm/js/simulate.mjs";
+import { createRuntime, NkiScriptError } from "../../runtime/node.mjs";
+import { toHalf } from "../../runtime/simulate.mjs";
 
 const kernel = (name) => readFileSync(new URL(`../../kernels/${name}.py`, import.meta.url), "utf8");
 

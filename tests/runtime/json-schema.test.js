@@ -1,8 +1,8 @@
-// wasm/js/json-schema.mjs on its own: each keyword it supports accepts what it should and reports
+// runtime/json-schema.mjs on its own: each keyword it supports accepts what it should and reports
 // what it should not, with a JSON Pointer to the offending value. No runtime needed.
 import { describe, expect, test } from "vitest";
 
-import { validate } from "../../wasm/js/json-schema.mjs";
+import { validate } from "../../runtime/json-schema.mjs";
 
 const paths = (errors) => errors.map((e) => e.path);
 

@@ -1,4 +1,4 @@
-// The compiled Python package (nki-python.pyc, wasm/js/python-cache.mjs): the build's cache is
+// The compiled Python package (nki-python.pyc, runtime/python-cache.mjs): the build's cache is
 // complete and fresh, a boot uses it, and a cache that does not fit (stale module, another
 // Python, damaged bytes) never changes what runs.
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -8,9 +8,9 @@ import { fileURLToPath } from "node:url";
 
 import { describe, expect, test } from "vitest";
 
-import { DEFAULT_PYTHON_CACHE_PATH, createNodeRuntime } from "../../wasm/js/node.mjs";
-import { packPythonCache, unpackPythonCache } from "../../wasm/js/python-cache.mjs";
-import { PYTHON_PACKAGE_DIR, readPythonFiles } from "../../wasm/js/python-files.mjs";
+import { DEFAULT_PYTHON_CACHE_PATH, createNodeRuntime } from "../../runtime/node.mjs";
+import { packPythonCache, unpackPythonCache } from "../../runtime/python-cache.mjs";
+import { PYTHON_PACKAGE_DIR, readPythonFiles } from "../../runtime/python-files.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SOURCES = readPythonFiles();
@@ -134,7 +134,7 @@ describe("a cache that does not fit changes nothing that runs", () => {
 
 describe("createRuntime takes the package while it downloads", () => {
   test("promises of the sources and of the cache: Pyodide boots meanwhile, then both are used", async () => {
-    const { createRuntime } = await import("../../wasm/js/runtime.mjs");
+    const { createRuntime } = await import("../../runtime/runtime.mjs");
     const { loadPyodide } = await import("pyodide");
     const { default: createCore } = await import("../../build/wasm/nki_core.mjs");
     const indexURL = join(ROOT, "node_modules/pyodide/");

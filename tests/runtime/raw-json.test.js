@@ -1,7 +1,7 @@
-// wasm/js/raw-json.mjs: member texts cut out verbatim, whatever the strings inside contain.
+// runtime/raw-json.mjs: member texts cut out verbatim, whatever the strings inside contain.
 import { describe, expect, test } from "vitest";
 
-import { arrayMemberTexts } from "../../wasm/js/raw-json.mjs";
+import { arrayMemberTexts } from "../../runtime/raw-json.mjs";
 
 describe("arrayMemberTexts", () => {
   test("returns each element's member text byte for byte", () => {

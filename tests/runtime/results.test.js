@@ -3,7 +3,7 @@
 // warnings, comparisons against a reference) — real Pyodide and the real wasm core.
 import { describe, expect, test } from "vitest";
 
-import { maxAbsError, stats, toFloat32 } from "../../wasm/js/results.mjs";
+import { maxAbsError, stats, toFloat32 } from "../../runtime/results.mjs";
 import { pythonHarness } from "../python/harness.js";
 
 const HEAD = `import numpy as np
@@ -236,7 +236,7 @@ nki.simulate_kernel(copy, np.zeros((2, 8), dtype=np.float32))
   test("isclose on ≥ 1024 elements (whole-array ufuncs) answers as the per-element path", () => {
     const r = run(`import math
 import numpy as np
-import neuronxcc.nki._numpy_fallback._functions as F
+import numpy_standin._functions as F
 np.random.seed(1)
 a = np.random.standard_normal((40, 64)).astype(np.float32)
 b = a + np.random.standard_normal((40, 64)).astype(np.float32) * 1e-5

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { createNodeRuntime } from "../../runtime/node.mjs";
 
 const KERNEL = fileURLToPath(new URL("../../kernels/tensor_add.py", import.meta.url));
 const OUTSIDE = "calling NKI API outside of NKI kernels is not supported.";

@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { createNodeRuntime } from "../../runtime/node.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 process.chdir(root);

@@ -1,7 +1,7 @@
 // web/src/link/link-index.js on the traces of real kernels (real Pyodide + the real wasm core).
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createNodeRuntime } from "../../wasm/js/node.mjs";
+import { createNodeRuntime } from "../../runtime/node.mjs";
 import { createLinkIndex } from "../../web/src/link/link-index.js";
 
 const kernel = (name) => readFileSync(new URL(`../../kernels/${name}.py`, import.meta.url), "utf8");

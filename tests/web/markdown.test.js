@@ -1,9 +1,9 @@
-// The docs pages' Markdown renderer (web/src/static/markdown.js) and the docs build's link
+// The docs pages' Markdown renderer (render/markdown.js) and the docs build's link
 // resolution (scripts/build-docs.mjs): escaping, heading ids, tables, nested lists, links.
 import { describe, expect, test } from "vitest";
 
 import { listDocs, resolveDocLink } from "../../scripts/build-docs.mjs";
-import { renderMarkdown, rewriteMdLink, slugify } from "../../web/src/static/markdown.js";
+import { renderMarkdown, rewriteMdLink, slugify } from "../../render/markdown.js";
 
 const html = (md, options) => renderMarkdown(md, options).html;
 

@@ -1,9 +1,9 @@
-// web/src/ir/tokens.js over every golden IR line: lossless, and the classes the page's colours
+// render/tokens.js over every golden IR line: lossless, and the classes the page's colours
 // and the CLI's static HTML rely on land where they should.
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { tokenizeIrLine } from "../../web/src/ir/tokens.js";
+import { tokenizeIrLine } from "../../render/tokens.js";
 
 const goldenDir = fileURLToPath(new URL("../golden/", import.meta.url));
 const goldens = readdirSync(goldenDir).filter((f) => f.endsWith(".ir"));

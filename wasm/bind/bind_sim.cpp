@@ -8,7 +8,7 @@
 
 #include "bind_printer.h"
 #include "guard.h"
-#include "sim/host.h"
+#include "host/host.h"
 #include "sim/simulator.h"
 #include "util/json.h"
 
@@ -102,9 +102,9 @@ std::shared_ptr<Simulation> new_simulation(const nki::bind::Trace& trace,
   });
 }
 
-/// One host-array request (core/sim/host.h): JSON in, JSON out.
+/// One host-array request (core/host/host.h): JSON in, JSON out.
 std::string host_request(const std::string& json) {
-  return guard([&] { return nki::sim::host::request(json); });
+  return guard([&] { return nki::host::request(json); });
 }
 
 /// The bytes of host array `id` as a Uint8Array over wasm memory (fetch right before use).
@@ -114,25 +114,25 @@ val host_view(int id) {
     size_t n = 0;
   };
   Span s = guard([&] {
-    return Span{nki::sim::host::data(id), static_cast<size_t>(nki::sim::host::nbytes(id))};
+    return Span{nki::host::data(id), static_cast<size_t>(nki::host::nbytes(id))};
   });
   return val(emscripten::typed_memory_view(s.n, s.p));
 }
 
 /// One element of host array `id` as a number; a store of one (scalar indexing from Python).
 double host_get(int id, double index) {
-  return guard([&] { return nki::sim::host::get(id, static_cast<int64_t>(index)); });
+  return guard([&] { return nki::host::get(id, static_cast<int64_t>(index)); });
 }
 
 void host_set(int id, double index, double v) {
   guard([&] {
-    nki::sim::host::set(id, static_cast<int64_t>(index), v);
+    nki::host::set(id, static_cast<int64_t>(index), v);
     return 0;
   });
 }
 
 int host_live_arrays() {
-  return static_cast<int>(nki::sim::host::live_arrays());
+  return static_cast<int>(nki::host::live_arrays());
 }
 
 } // namespace

@@ -12,7 +12,7 @@
 // A run that never returns (an infinite loop in the user's script) is not handled here: the
 // page terminates this worker and starts another (web/src/worker-client.js).
 import createCore from "nki-core";
-import { createRuntime, transferables } from "../../wasm/js/runtime.mjs";
+import { createRuntime, transferables } from "../../runtime/runtime.mjs";
 
 // The site root (pyodide/, nki-python.json) is one folder above this worker's own URL in every
 // build: the page's bundle sits in assets/, the element's in element/ (and the dev server

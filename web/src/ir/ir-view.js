@@ -6,7 +6,7 @@
 // Kernel-derived text only ever reaches the DOM through textContent.
 
 import { createLinkIndex } from "../link/link-index.js";
-import { tokenizeIrLine } from "./tokens.js";
+import { tokenizeIrLine } from "../../../render/tokens.js";
 import "./ir-view.css"; // a shadow-root host imports "./ir-view.css?inline" itself
 
 // Fixed row height (px): row i sits at i * LINE_HEIGHT, so scrollTop ↔ row is arithmetic.

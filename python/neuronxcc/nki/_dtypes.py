@@ -1,0 +1,110 @@
+"""NKI's dtypes, and normalisation of dtype spellings.
+
+As in NKI, the standard types are NumPy's own (``nl.float32 is np.float32``, with the real numpy
+or nki-playground's trace-time fallback), so harness code can write
+``np.zeros(shape, dtype=nl.float32)``. Types NumPy lacks (bfloat16, float8, tfloat32) are
+``DType`` objects. Any spelling — NumPy types and dtypes, ``DType``, strings — is accepted
+wherever a dtype is.
+"""
+
+
+class DType:
+    __slots__ = ("name", "itemsize")
+
+    def __init__(self, name, itemsize):
+        self.name = name
+        self.itemsize = itemsize
+
+    def __repr__(self):
+        return self.name
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        try:
+            return name_of(other) == self.name
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+_ALL = {}
+
+
+def _make(name, itemsize):
+    _ALL[name] = DType(name, itemsize)
+    return _ALL[name]
+
+
+bool_ = _make("bool_", 1)
+uint8 = _make("uint8", 1)
+int8 = _make("int8", 1)
+uint16 = _make("uint16", 2)
+int16 = _make("int16", 2)
+uint32 = _make("uint32", 4)
+int32 = _make("int32", 4)
+float8_e4m3 = _make("float8_e4m3", 1)
+float8_e5m2 = _make("float8_e5m2", 1)
+bfloat16 = _make("bfloat16", 2)
+float16 = _make("float16", 2)
+tfloat32 = _make("tfloat32", 4)
+float32 = _make("float32", 4)
+
+_ALIASES = {"bool": "bool_", "float8_e4m3fn": "float8_e4m3", "float8_e5m2fn": "float8_e5m2"}
+
+
+def name_of(dtype):
+    """The NKI name of any dtype spelling; names the core does not know are passed through
+    (the core raises NKI's unsupported-dtype error for them)."""
+    if isinstance(dtype, DType):
+        return dtype.name
+    if isinstance(dtype, str):
+        return _ALIASES.get(dtype, dtype)
+    if isinstance(dtype, type):
+        name = getattr(dtype, "__name__", None)  # np.float32 (a type)
+    else:
+        name = getattr(dtype, "name", None)  # np.dtype
+    if isinstance(name, str):
+        return _ALIASES.get(name, name)
+    raise TypeError(f"not a dtype: {dtype!r}")
+
+
+def lookup(name):
+    """The object ``nl.<name>`` is (a NumPy type for the standard dtypes)."""
+    return _PUBLIC.get(name) or _ALL.get(name)
+
+
+def _numpy_types():
+    from nki_playground.standins import ensure_numpy
+    np = ensure_numpy()
+    public = {}
+    for name in ("uint8", "int8", "uint16", "int16", "uint32", "int32", "float16", "float32",
+                 "bool_"):
+        t = getattr(np, name, None)
+        if t is not None:
+            public[name] = t
+    return public
+
+
+_PUBLIC = _numpy_types()
+bool_ = _PUBLIC.get("bool_", bool_)
+uint8 = _PUBLIC.get("uint8", uint8)
+int8 = _PUBLIC.get("int8", int8)
+uint16 = _PUBLIC.get("uint16", uint16)
+int16 = _PUBLIC.get("int16", int16)
+uint32 = _PUBLIC.get("uint32", uint32)
+int32 = _PUBLIC.get("int32", int32)
+float16 = _PUBLIC.get("float16", float16)
+float32 = _PUBLIC.get("float32", float32)
+
+
+def itemsize(dtype):
+    """Bytes per element of any dtype spelling."""
+    if isinstance(dtype, DType):
+        return dtype.itemsize
+    d = _ALL.get(name_of(dtype))
+    if d is None:
+        raise TypeError(f"unknown dtype {dtype!r}")
+    return d.itemsize

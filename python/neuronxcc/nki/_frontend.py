@@ -1,0 +1,332 @@
+"""The Beta 1 front end: how a kernel's Python is traced.
+
+NKI does not simply run a kernel's Python: it parses the source and interprets control flow.
+We do the same by rewriting the kernel's AST once (cached per code object) and running the
+result with symbolic values:
+
+- every statement is announced first (``__nki_rt.stmt``): the core opens a StmtScope for it;
+- ``if c:`` — when ``c`` is a condition on loop variables / program ids (a Predicate), both
+  branches are traced into IfScope regions; Python values branch as Python; tensor contents
+  and ``nl.arange``-based conditions raise NKI's errors;
+- ``while cond:`` — NKI's do-while form (``cond = scalar(True)`` before, ``cond = <scalar
+  comparison>`` as the body's last statement) becomes a WhileScope; a pre-checked ``while``
+  raises NKI's error; plain Python conditions loop as Python;
+- ``for _ in range(...)`` is ``nl.sequential_range``; ``range(scalar(t))`` is a loop whose trip
+  count is read at run time (a DynamicAxis);
+- calls of the user's own functions and of ``@nki.jit`` kernels are traced inside a
+  FunctionScope (an empty one is dropped for plain helpers); a gridded call is refused;
+- rebinding a name to a new tensor inside a block warns as NKI does.
+
+Line and column numbers of the rewritten code are the original ones, so every location the
+user sees points into their file.
+"""
+import ast
+import builtins
+import copy
+import inspect
+import linecache
+import os
+import textwrap
+import types
+
+from nki_playground import loc as _loc
+
+RT = "__nki_rt"
+_BUILTINS = frozenset(dir(builtins))
+_STDLIB_DIR = os.path.dirname(os.__file__)
+_cache = {}
+
+
+def _is_user_function(f):
+    if type(f) is not types.FunctionType:
+        return False
+    filename = f.__code__.co_filename
+    return not (_loc.is_internal(filename) or filename.startswith(_STDLIB_DIR)
+                or "/python3" in filename or "site-packages" in filename
+                or filename.startswith("<"))
+
+
+class _Rewriter(ast.NodeTransformer):
+    def __init__(self, filename):
+        self.filename = filename
+        self.counter = 0
+        self.block_depth = 0
+
+    # --- helpers -----------------------------------------------------------------------------
+    def _tmp(self):
+        self.counter += 1
+        return f"__nki_c{self.counter}"
+
+    def _rt(self, method, args, node, keywords=()):
+        call = ast.Call(func=ast.Attribute(value=ast.Name(id=RT, ctx=ast.Load()), attr=method,
+                                           ctx=ast.Load()),
+                        args=list(args), keywords=list(keywords))
+        return ast.copy_location(call, node)
+
+    def _loc(self, node):
+        return ast.Constant(value=(self.filename, node.lineno, node.col_offset + 1))
+
+    def _stmt_marker(self, st):
+        text = linecache.getline(self.filename, st.lineno).strip()
+        if len(text) > 80:
+            text = text[:77] + "..."
+        marker = ast.Expr(value=self._rt(
+            "stmt", [ast.Constant(value=f"{text}@{self.filename}:{st.lineno}")], st))
+        return ast.copy_location(marker, st)
+
+    def body(self, stmts, block=True):
+        if block:
+            self.block_depth += 1
+        out = []
+        for st in stmts:
+            out.append(self._stmt_marker(st))
+            res = self.visit(st)
+            if isinstance(res, list):
+                out.extend(res)
+            elif res is not None:
+                out.append(res)
+        if block:
+            self.block_depth -= 1
+        return out
+
+    # --- statements --------------------------------------------------------------------------
+    def visit_FunctionDef(self, node):
+        return node  # nested functions are traced when called (rt.call)
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_For(self, node):
+        node.target = node.target
+        it = node.iter
+        if (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
+            it = self._rt("range", [self.visit(a) for a in it.args], it,
+                          [self.visit(k) for k in it.keywords])
+        else:
+            it = self.visit(it)
+        node.iter = it
+        node.body = self.body(node.body)
+        node.orelse = self.body(node.orelse)
+        return node
+
+    def visit_If(self, node):
+        # One copy of each branch (duplicating them made elif chains exponential):
+        #     c = rt.cond(test)
+        #     rt.open_if(c)               # an IfScope for a predicate, nothing for a bool
+        #     if rt.then(c): body         # always for a predicate, `c` for a bool
+        #     rt.close_if(c)
+        #     rt.open_else(c)
+        #     if rt.otherwise(c): orelse  # an elif is an `if` in here: no block nesting
+        #     rt.close_if(c)
+        # Plain calls rather than `with`: Python allows only 20 nested with/for/try blocks,
+        # which long elif chains would exceed. Branches that leave early (return, break,
+        # continue) use `with` so that the scope is closed on the way out.
+        c = self._tmp()
+        name = lambda: ast.Name(id=c, ctx=ast.Load())  # noqa: E731
+        out = [ast.copy_location(ast.Assign(
+            targets=[ast.Name(id=c, ctx=ast.Store())],
+            value=self._rt("cond", [self.visit(node.test), self._loc(node.test)], node)), node)]
+        branches = [("if_", "then", node.body, node)]
+        if node.orelse:
+            branches.append(("else_", "otherwise", node.orelse, node.orelse[0]))
+        for opener, taker, stmts, at in branches:
+            leaves = _leaves_early(stmts)
+            guarded = ast.copy_location(ast.If(test=self._rt(taker, [name()], node),
+                                               body=self.body(stmts), orelse=[]), node)
+            scope = self._rt(opener, [name(), self._loc(at)], node)
+            if leaves:
+                out.append(ast.copy_location(ast.With(
+                    items=[ast.withitem(context_expr=scope)], body=[guarded]), node))
+            else:
+                out.append(ast.copy_location(ast.Expr(value=self._rt(
+                    "open", [scope], node)), node))
+                out.append(guarded)
+                out.append(ast.copy_location(ast.Expr(value=self._rt(
+                    "close", [name()], node)), node))
+        return out
+
+    def visit_While(self, node):
+        original_body = copy.deepcopy(node.body)
+        original_test = copy.deepcopy(node.test)
+        w = self._tmp()
+        name = node.test.id if isinstance(node.test, ast.Name) else None
+        begin = ast.copy_location(ast.Assign(
+            targets=[ast.Name(id=w, ctx=ast.Store())],
+            value=self._rt("while_", [self.visit(node.test), self._loc(node),
+                                      ast.Constant(value=name), self._loc(node.test)],
+                           node)), node)
+        python_while = ast.copy_location(ast.While(test=self.visit(original_test),
+                                                   body=self.body(node.body),
+                                                   orelse=self.body(node.orelse)), node)
+        traced_body = self.body(original_body)
+        if name is not None:
+            traced_body.append(ast.copy_location(ast.Expr(value=ast.Call(
+                func=ast.Attribute(value=ast.Name(id=w, ctx=ast.Load()), attr="end",
+                                   ctx=ast.Load()),
+                args=[ast.Name(id=name, ctx=ast.Load())], keywords=[])), node))
+        traced = ast.copy_location(ast.With(
+            items=[ast.withitem(context_expr=ast.Name(id=w, ctx=ast.Load()))],
+            body=traced_body), node)
+        dispatch = ast.copy_location(ast.If(
+            test=ast.Compare(left=ast.Name(id=w, ctx=ast.Load()), ops=[ast.Is()],
+                             comparators=[ast.Constant(value=None)]),
+            body=[python_while], orelse=[traced]), node)
+        return [begin, dispatch]
+
+    def visit_Assign(self, node):
+        node.value = self.visit(node.value)
+        if (self.block_depth > 0 and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, (ast.Call, ast.BinOp))):
+            name = node.targets[0].id
+            node.value = self._rt("bind", [ast.Constant(value=name),
+                                           ast.Call(func=ast.Name(id="locals", ctx=ast.Load()),
+                                                    args=[], keywords=[]),
+                                           node.value], node.value)
+        return node
+
+    def visit_AnnAssign(self, node):
+        # `x: nt.tensor[128, 512] = value`: NKI checks the value's shape against the annotation.
+        if node.value is not None:
+            node.value = self._rt("annotated", [self.visit(node.value),
+                                                copy.deepcopy(node.annotation)], node.value)
+        return node
+
+    def generic_visit(self, node):
+        # Statements with bodies (with, try, match...) get statement markers inside.
+        for field in ("body", "orelse", "finalbody"):
+            value = getattr(node, field, None)
+            if isinstance(node, ast.stmt) and isinstance(value, list) and value and \
+                    isinstance(value[0], ast.stmt):
+                setattr(node, field, self.body(value))
+        if isinstance(node, ast.Try):
+            for h in node.handlers:
+                h.body = self.body(h.body)
+        for field, value in ast.iter_fields(node):
+            if field in ("body", "orelse", "finalbody", "handlers") and isinstance(node, ast.stmt):
+                continue
+            if isinstance(value, list):
+                new = []
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        item = self.visit(item)
+                        if item is None:
+                            continue
+                        if isinstance(item, list):
+                            new.extend(item)
+                            continue
+                    new.append(item)
+                value[:] = new
+            elif isinstance(value, ast.AST):
+                setattr(node, field, self.visit(value))
+        return node
+
+    # --- expressions -------------------------------------------------------------------------
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Name) and f.id not in _BUILTINS and not f.id.startswith("__nki"):
+            return ast.copy_location(ast.Call(
+                func=ast.Attribute(value=ast.Name(id=RT, ctx=ast.Load()), attr="call",
+                                   ctx=ast.Load()),
+                args=[f] + node.args, keywords=node.keywords), node)
+        return node
+
+    def visit_Lambda(self, node):
+        return node
+
+
+def _leaves_early(stmts):
+    """Whether a branch can leave through return/break/continue (outside nested defs)."""
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Return, ast.Break, ast.Continue)):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def _source_of(func):
+    """(dedented source, first line, indent) or None when the source is not available."""
+    try:
+        lines, first = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        return None
+    if not lines:
+        return None
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    return textwrap.dedent("".join(lines)), first, indent
+
+
+def _build(func):
+    src = _source_of(func)
+    if src is None:
+        return None
+    source, first, indent = src
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    fdef = tree.body[0]
+    if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)) or fdef.name != func.__name__:
+        return None
+    ast.increment_lineno(tree, first - 1)
+    if indent:
+        for n in ast.walk(tree):
+            if hasattr(n, "col_offset") and n.col_offset is not None:
+                n.col_offset += indent
+                if getattr(n, "end_col_offset", None) is not None:
+                    n.end_col_offset += indent
+    # Defaults and annotations were evaluated when the user's def ran; they are copied from
+    # the original function instead of being evaluated again (they may name enclosing locals).
+    fdef.decorator_list = []
+    fdef.returns = None
+    fdef.args.defaults = []
+    fdef.args.kw_defaults = [None for _ in fdef.args.kwonlyargs]
+    for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs:
+        a.annotation = None
+    for a in (fdef.args.vararg, fdef.args.kwarg):
+        if a is not None:
+            a.annotation = None
+    filename = func.__code__.co_filename
+    rewriter = _Rewriter(filename)
+    fdef.body = rewriter.body(fdef.body, block=False)
+    freevars = list(func.__code__.co_freevars)
+    factory = ast.FunctionDef(
+        name="__nki_factory",
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=RT)] +
+                           [ast.arg(arg=v) for v in freevars],
+                           kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))],
+        decorator_list=[], returns=None, type_params=[])
+    ast.copy_location(factory, fdef)
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    code = compile(module, filename, "exec")
+    return code, freevars
+
+
+def transformed(func, rt):
+    """The traced version of ``func`` (or ``func`` itself when its source is unavailable)."""
+    code = func.__code__
+    entry = _cache.get(code)
+    if entry is None:
+        entry = _cache[code] = _build(func) or False
+    if entry is False:
+        return func
+    factory_code, freevars = entry
+    namespace = {}
+    exec(factory_code, func.__globals__, namespace)
+    cells = [c.cell_contents for c in (func.__closure__ or ())]
+    new = namespace["__nki_factory"](rt, *cells)
+    new.__defaults__ = func.__defaults__
+    new.__kwdefaults__ = func.__kwdefaults__
+    return new
+
+
+def forget(filename):
+    """Drops rewritten functions of a file whose source changed."""
+    for code in [c for c in _cache if c.co_filename == filename]:
+        del _cache[code]

@@ -1,0 +1,342 @@
+"""Kernels: ``@nki.jit``, ``kernel[grid](...)`` and ``nki.trace_kernel``.
+
+Tracing a kernel: open a trace in the core (``TraceContext.new_ctx``), declare the tensor
+arguments as HBM parameters, run the Python body inside a KernelScope with symbolic loop
+variables, record the returned tensors as outputs and finalize. Every exit path leaves
+``TraceContext.global_ctx`` None (a failed trace never poisons the next).
+"""
+import inspect
+import json
+
+from . import _dtypes, _frontend
+from nki_playground import door as _core, loc as _loc
+from ._tensor import NkiTensor
+from .compiler.backends.neuron.TraceContext import TraceContext, TraceOptions, KernelScope
+from .compiler.backends.neuron.nki_ctx import nki_ctx_or_none
+from .typing import TensorType, is_mutable_annotation
+
+#: Traces completed since the last take (read by the CLI / page through _runner.take_traces).
+recorded = []
+#: Called with each new record as it is made, while a run streams its traces (set by _runner
+#: for the run; None: no work at all).
+on_record = None
+
+
+def clear_recorded():
+    for t in recorded:
+        t.close()
+    recorded.clear()
+
+
+class Trace:
+    """A traced kernel's IR. ``str()`` is the IR text; ``to_json()`` the versioned JSON form."""
+
+    def __init__(self, handle):
+        self._h = handle
+        self.kernel_name = handle.name()
+        self._text = self._json = self._records_json = None
+        self.simulated = False  # traced for a simulation (set by trace())
+
+    def _handle(self):
+        if self._h is None:
+            raise ValueError("this trace was closed")
+        return self._h
+
+    def text(self):
+        if self._text is None:
+            self._text = self._handle().text()
+        return self._text
+
+    def __str__(self):
+        return self.text()
+
+    def __repr__(self):
+        return f"<nki trace of {self.kernel_name}>"
+
+    def to_json(self):
+        """The IR as a JSON string (docs/ir-format.md)."""
+        # Kept: a streamed trace is serialised once for the stream and again for the run's
+        # final list; the IR never changes after finalize.
+        if self._json is None:
+            self._json = self._handle().to_json()
+        return self._json
+
+    def records(self):
+        """The printer's line records: [{text, depth, op_id, region_id, loc}]."""
+        return json.loads(self._handle().records_json())
+
+    def records_json(self):
+        if self._records_json is None:
+            self._records_json = self._handle().records_json()
+        return self._records_json
+
+    @property
+    def instruction_count(self):
+        return self._handle().instruction_count()
+
+    def close(self):
+        """Frees the core's copy of the IR now (otherwise when the trace is collected)."""
+        if self._h is not None:
+            self._h.delete()
+            self._h = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter teardown
+            pass
+
+
+def _is_tensor_like(x):
+    return isinstance(x, TensorType) or (hasattr(x, "shape") and hasattr(x, "dtype")
+                                         and not isinstance(x, NkiTensor))
+
+
+def _def_loc(func):
+    """[file, line, col] of the kernel's ``def`` (co_firstlineno is its first decorator)."""
+    import linecache
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return None
+    line = code.co_firstlineno
+    for n in range(line, line + 50):
+        text = linecache.getline(code.co_filename, n)
+        stripped = text.lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            return [code.co_filename, n, len(text) - len(stripped) + 1]
+        if not text:
+            break
+    return [code.co_filename, line, 1]
+
+
+def trace(func, grid, args, kwargs, options=None, simulated=False):
+    """Traces ``func`` on ``args`` (arrays or nt.tensor placeholders) over ``grid``.
+
+    Args:
+      func: the kernel function.
+      grid: the SPMD launch grid (a tuple of ints; () for a plain call).
+      args, kwargs: the kernel's arguments.
+      options: the kernel's ``nki.jit`` options (``platform_target``, ...).
+      simulated: traced to be simulated (the runner's record says so).
+    """
+    options = options or {}
+    # Output-parameter kernels (the pre-2.20 convention, still run by the SDK 2.26 tutorials
+    # through nki.baremetal / nki.simulate_kernel / @nki.trace) write their results into
+    # parameters and need not return them. Only `@nki.jit` kernels keep parameters immutable.
+    by_reference = options.get("mode") in (None, "trace", "baremetal", "benchmark", "profile")
+    if nki_ctx_or_none() is not None:
+        _core.raise_diagnostic("err_nested_kernel_with_spmd_grid", func.__name__,
+                               ",".join(str(g) for g in grid))
+    name = func.__name__
+    sig = inspect.signature(func)
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{name}(): {e}") from None
+    bound.apply_defaults()
+    params, tensor_names = [], []
+    for pname, value in bound.arguments.items():
+        if _is_tensor_like(value):
+            annotation = sig.parameters[pname].annotation
+            params.append({"name": pname, "shape": [int(s) for s in value.shape],
+                           "dtype": _dtypes.name_of(value.dtype),
+                           "mutable": by_reference or is_mutable_annotation(annotation) or (
+                               isinstance(value, TensorType) and value.mutable)})
+            tensor_names.append(pname)
+        else:
+            try:
+                hash(value)
+            except TypeError:
+                _core.raise_diagnostic("err_nki_param_not_hashable", pname, type(value).__name__)
+    opts = TraceOptions(name, grid, _def_loc(func), params,
+                        platform_target=options.get("platform_target"))
+    ctx = TraceContext.new_ctx(opts)
+    finalized = False
+    try:
+        call_args = dict(bound.arguments)
+        for pname, reply in zip(tensor_names, ctx.opened["params"]):
+            call_args[pname] = NkiTensor(reply)
+        a, kw = _rebind(sig, call_args)
+        from ._control import RUNTIME
+        body = _frontend.transformed(func, RUNTIME)
+        ctx.trace_scope = KernelScope(None, f"{name}@{opts.loc[0]}:{opts.loc[1]}"
+                                      if opts.loc else name, name)
+        try:
+            result = body(*a, **kw)
+        except BaseException:
+            ctx.failed = True
+            raise
+        outs = result if isinstance(result, (tuple, list)) else (
+            () if result is None else (result,))
+        for o in outs:
+            if not isinstance(o, NkiTensor):
+                raise TypeError(f"kernel '{name}' returned {type(o).__name__}; a kernel "
+                                "returns HBM tensors (created with buffer=nl.shared_hbm)")
+        handle = TraceContext.finalize_kernel({"values": [o._ref() for o in outs],
+                                               "region": ctx.opened["region"],
+                                               "by_reference": by_reference,
+                                               "loc": opts.loc})
+        finalized = True
+    finally:
+        if not finalized:
+            TraceContext.abandon()
+    # The record keeps its own reference to the core's kernel, so a user's close() of the
+    # returned trace cannot pull it from under the runner.
+    record = Trace(handle.clone())
+    record.simulated = simulated
+    recorded.append(record)
+    if on_record is not None:
+        on_record(record)
+    t = Trace(handle)
+    t.inputs = [(n, bound.arguments[n]) for n in tensor_names]  # what a simulation reads
+    return t
+
+
+def _rebind(sig, values):
+    args, kwargs = [], {}
+    for pname, p in sig.parameters.items():
+        if pname not in values:
+            continue
+        v = values[pname]
+        if p.kind is p.VAR_POSITIONAL:
+            args.extend(v)
+        elif p.kind is p.VAR_KEYWORD:
+            kwargs.update(v)
+        elif p.kind is p.KEYWORD_ONLY:
+            kwargs[pname] = v
+        else:
+            args.append(v)
+    return args, kwargs
+
+
+class GriddedKernel:
+    """``kernel[g0, g1, ...]``: a kernel launched over an SPMD grid. ``grid`` holds each
+    dimension's size; ``cores`` how many NeuronCores each dimension is sharded over
+    (``nl.nc(2)``, ``nl.spmd_dim(4, nl.nc(2))``)."""
+
+    def __init__(self, kernel, grid, cores=None):
+        self.kernel = kernel
+        self.grid = grid
+        self.cores = cores or (1,) * len(grid)
+
+    def __call__(self, *args, **kwargs):
+        return self.kernel._run(self.grid, args, kwargs)
+
+    def __repr__(self):
+        return f"{self.kernel.func.__name__}{list(self.grid)}"
+
+
+class Kernel:
+    """A function decorated with ``@nki.jit``."""
+
+    def __init__(self, func, mode="auto", **options):
+        if isinstance(func, Kernel):  # nki.jit(already_jitted_kernel, ...)
+            options = dict(func.options, **options)
+            func = func.func
+        self.func = func
+        self.mode = mode
+        self.options = dict(options, mode=mode)
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+
+    def __getitem__(self, grid):
+        from .language import _grid_dim
+        if not isinstance(grid, tuple):
+            grid = (grid,)
+        sizes, cores = zip(*(_grid_dim(g) for g in grid)) if grid else ((), ())
+        return GriddedKernel(self, tuple(sizes), tuple(cores))
+
+    def __call__(self, *args, **kwargs):
+        if nki_ctx_or_none() is not None:
+            # A kernel called from inside another kernel is traced inline (a FunctionScope).
+            from ._control import RUNTIME
+            return RUNTIME._inline(self.func, args, kwargs, keep=True)
+        return self._run((), args, kwargs)
+
+    def _run(self, grid, args, kwargs):
+        """Runs the kernel on data: every mode simulates (there is no Neuron device here); the
+        modes that would use a device say so once."""
+        from . import _simulate
+        t = trace(self.func, grid, args, kwargs, self.options, simulated=True)
+        try:
+            if self.mode not in ("simulation", "trace"):
+                _simulate.say_once(("device", self.mode), _simulate.NO_DEVICE.format(
+                    mode=self.mode, name=self.func.__name__))
+            r = _simulate.run(t, t.inputs, self.options,
+                              zero_placeholders=self.mode == "benchmark")
+        finally:
+            t.close()
+        if self.mode == "benchmark":
+            self.benchmark_result = _simulate.BenchmarkResult(r.seconds)
+        return _simulate.returned(r.outputs)
+
+
+def jit(func=None, mode="auto", **options):
+    """Marks a function as an NKI kernel. Usable as ``@nki.jit``, ``@nki.jit(mode=...)`` and
+    ``nki.jit(func, ...)``."""
+    if func is None:
+        return lambda f: Kernel(f, mode=mode, **options)
+    return Kernel(func, mode=mode, **options)
+
+
+def trace_kernel(kernel, *args, **kwargs):
+    """Traces a kernel without executing it and returns its IR.
+
+    Args:
+      kernel: a ``@nki.jit`` kernel, a plain kernel function, or a gridded kernel
+        (``kernel[2, 2]``).
+      *args, **kwargs: the kernel's arguments; tensors may be arrays or
+        ``nt.tensor[[shape], dtype]`` placeholders.
+    Returns:
+      a ``Trace``: ``str(trace)`` is the IR text, ``trace.to_json()`` its JSON form.
+    """
+    grid = ()
+    if isinstance(kernel, GriddedKernel):
+        grid, kernel = kernel.grid, kernel.kernel
+    func = kernel.func if isinstance(kernel, Kernel) else kernel
+    if not callable(func):
+        raise TypeError(f"trace_kernel expects a kernel, got {type(kernel).__name__}")
+    options = kernel.options if isinstance(kernel, Kernel) else {}
+    return trace(func, grid, args, kwargs, options)
+
+
+def _decorator(mode):
+    def decorate(func=None, **options):
+        if func is None:
+            return lambda f: Kernel(f, mode=mode, **options)
+        return Kernel(func, mode=mode, **options)
+    decorate.__name__ = mode
+    decorate.__doc__ = (f"``@nki.{mode}``: on a Neuron device this would {mode} the kernel; "
+                        "nki-playground runs it on the simulator (and says so once).")
+    return decorate
+
+
+baremetal = _decorator("baremetal")
+legacy_trace = _decorator("trace")  # nki.trace: the pre-2.20 output-parameter kernels
+benchmark = _decorator("benchmark")
+profile = _decorator("profile")
+
+
+def simulate_kernel(kernel, *args, **kwargs):
+    """Runs a kernel on the CPU simulator (``nki.simulate_kernel``).
+
+    Args:
+      kernel: a ``@nki.jit`` kernel (any mode), a plain kernel function, or a gridded kernel
+        (``kernel[2, 2]``).
+      *args, **kwargs: the kernel's arguments; tensors are numpy arrays.
+    Returns:
+      the kernel's output array, or a tuple of them.
+    """
+    from . import _simulate
+    grid = ()
+    if isinstance(kernel, GriddedKernel):
+        grid, kernel = kernel.grid, kernel.kernel
+    func = kernel.func if isinstance(kernel, Kernel) else kernel
+    options = kernel.options if isinstance(kernel, Kernel) else {}
+    t = trace(func, grid, args, kwargs, options, simulated=True)
+    try:
+        r = _simulate.run(t, t.inputs, options)
+    finally:
+        t.close()
+    return _simulate.returned(r.outputs)

@@ -1,0 +1,257 @@
+"""Running a traced kernel on the simulator in the core (``nki.simulate_kernel`` and the
+decorators that would run on a device).
+
+Inputs and outputs are numpy arrays: the real NumPy when it can be imported, nki-playground's
+fallback otherwise. Bulk data crosses into wasm memory through typed-array views, one call per
+tensor; a view is fetched right before it is used, since memory growth detaches earlier ones.
+"""
+import json
+import math
+import re
+import struct
+import sys
+import time
+
+from . import _dtypes
+from nki_playground import door as _core, results as _results
+from nki_playground.standins import ensure_numpy, is_fallback
+from nki_playground.errors import coded
+
+_said = set()
+
+NO_DEVICE = ("nki-playground: no Neuron device here; '{name}' ({mode}) runs on the simulator "
+             "(nki.simulate_kernel)")
+
+
+def say_once(key, message):
+    """Prints ``message`` to stderr the first time ``key`` is seen in this interpreter."""
+    if key in _said:
+        return
+    _said.add(key)
+    print(message, file=sys.stderr)
+    _results.notice(message)
+
+
+def _call(fn, *args):
+    try:
+        return fn(*args)
+    except _core.JsException as e:
+        raise _core.translate(e) from None
+
+
+# --- arrays <-> bytes ---------------------------------------------------------------------------
+
+def _fp8_table(exp_bits, man_bits):
+    bias = (1 << (exp_bits - 1)) - 1
+    out = []
+    for code in range(256):
+        sign = -1.0 if code >> (exp_bits + man_bits) & 1 else 1.0
+        e = (code >> man_bits) & ((1 << exp_bits) - 1)
+        m = code & ((1 << man_bits) - 1)
+        if e == (1 << exp_bits) - 1:
+            out.append(math.nan if m else sign * math.inf)
+        elif e == 0:
+            out.append(sign * math.ldexp(m, 1 - bias - man_bits))
+        else:
+            out.append(sign * math.ldexp((1 << man_bits) + m, e - bias - man_bits))
+    return out
+
+
+def _decode_to_float32(raw, dtype_name):
+    """Values of NKI-only dtypes (no NumPy type here) as Python floats."""
+    if dtype_name == "bfloat16":
+        n = len(raw) // 2
+        halves = struct.unpack(f"<{n}H", raw)
+        return list(struct.unpack(f"<{n}f", struct.pack(f"<{n}I", *(h << 16 for h in halves))))
+    if dtype_name == "tfloat32":
+        return list(struct.unpack(f"<{len(raw) // 4}f", raw))
+    table = _fp8_table(4, 3) if dtype_name == "float8_e4m3" else _fp8_table(5, 2)
+    return [table[b] for b in raw]
+
+
+def _numpy_dtype(np, name):
+    try:
+        return np.dtype("bool" if name == "bool_" else name)
+    except TypeError:
+        return None
+
+
+def to_bytes(arr, name):
+    """The bytes of array ``arr`` (row-major) for a parameter of NKI dtype ``name``."""
+    np = ensure_numpy()
+    if is_fallback(np):
+        from numpy_standin import _io
+        return _io.to_bytes(arr)
+    a = np.ascontiguousarray(arr)
+    return memoryview(a.reshape(-1).view(np.uint8))
+
+
+def from_bytes(raw, name, shape):
+    """An array of NKI dtype ``name`` and ``shape`` over the bytes ``raw`` (copied)."""
+    np = ensure_numpy()
+    if is_fallback(np):
+        from numpy_standin import _io
+        return _io.from_bytes(raw, name, shape)
+    dt = _numpy_dtype(np, "float32" if name == "tfloat32" else name)
+    if dt is None:
+        return np.array(_decode_to_float32(bytes(raw), name), dtype=np.float32).reshape(shape)
+    return np.frombuffer(bytes(raw), dtype=dt).reshape(shape).copy()
+
+
+# --- one run -----------------------------------------------------------------------------------
+
+class Run:
+    """What a simulation returned: its outputs, the core's log, the wall-clock time."""
+
+    def __init__(self, outputs, log, seconds):
+        self.outputs = outputs
+        self.log = log
+        self.seconds = seconds
+
+
+def run(trace, inputs, options=None, zero_placeholders=False):
+    """Simulates ``trace`` (a ``_kernel.Trace``) on ``inputs`` and returns a ``Run``.
+
+    Args:
+      trace: the traced kernel.
+      inputs: ``[(name, array or nt.tensor placeholder)]`` in parameter order.
+      options: the kernel's ``nki.jit`` options (``platform_target``).
+      zero_placeholders: fill placeholder inputs with zeros (``nki.benchmark``) instead of
+        raising.
+    """
+    from .typing import TensorType
+    options = options or {}
+    target = str(options.get("platform_target") or "trn1")
+    sim = _core.new_simulation(trace._handle(), json.dumps({"target": target}))
+    record = {"kernel": trace.kernel_name, "inputs": []}
+    try:
+        for i, (name, value) in enumerate(inputs):
+            view = _call(sim.input_view, i)
+            if isinstance(value, TensorType):
+                if not zero_placeholders:
+                    raise coded(TypeError(f"{trace.kernel_name}(): parameter '{name}' is a "
+                                          f"placeholder {value!r}; running a kernel needs an "
+                                          "array"), "simulate-input-mismatch")
+                view.fill(0)
+                # zeros, made only when small enough to be recorded (benchmark placeholders
+                # can be hundreds of MB)
+                zeros = bytes(view.length) if _results.keeps(value.shape) else None
+                record["inputs"].append((name, value.shape, _dtypes.name_of(value.dtype), zeros))
+                continue
+            dtype = _dtypes.name_of(value.dtype)
+            data = to_bytes(value, dtype)
+            if len(data) != view.length:
+                raise coded(ValueError(f"{trace.kernel_name}(): parameter '{name}' has "
+                                       f"{len(data)} bytes, the kernel expects {view.length}"),
+                            "simulate-input-mismatch")
+            view.assign(data)
+            record["inputs"].append((name, value.shape, dtype, data))
+        t0 = time.perf_counter()
+        log = json.loads(_call(sim.run))
+        seconds = time.perf_counter() - t0
+        outputs, infos = [], []
+        for j in range(_call(sim.num_outputs)):
+            info = json.loads(_call(sim.output_info, j))
+            raw = _call(sim.output_view, j).to_py()
+            outputs.append(from_bytes(raw, info["dtype"], tuple(info["shape"])))
+            infos.append((info, raw))
+    finally:
+        sim.delete()
+    rec = _record(record, infos, outputs)
+    targets = _write_back(trace, inputs, outputs)
+    for j, target in targets:
+        _results.output_array(target, rec["outputs"][j])
+    _report(log, rec)
+    return Run(outputs, log, seconds)
+
+
+def _record(record, infos, outputs):
+    """The run's simulation record for the caller (``_results``): tensors' bytes, outputs
+    remembered so a later np.allclose on them is recorded as a comparison."""
+    rec = _results.simulation(record["kernel"])
+    for name, shape, dtype, data in record["inputs"]:
+        rec["inputs"].append(_results.tensor(name, tuple(shape), dtype, data))
+    for (info, raw), arr in zip(infos, outputs):
+        t = _results.tensor(info["name"], tuple(info["shape"]), info["dtype"], raw)
+        rec["outputs"].append(t)
+        _results.output_array(arr, t)
+    return rec
+
+
+def _write_back(trace, inputs, outputs):
+    """Output-parameter kernels (nki.baremetal / simulate_kernel / @nki.trace on a kernel that
+    writes its results into parameters): the caller's arrays receive the results in place."""
+    ir = json.loads(trace.to_json())
+    params, outs = ir["params"], ir["outputs"]
+    written = []
+    for j, tensor in enumerate(outs):
+        if tensor in params and j < len(outputs):
+            target = inputs[params.index(tensor)][1]
+            if hasattr(target, "__setitem__") and hasattr(target, "shape"):
+                target[...] = outputs[j]
+                written.append((j, target))
+    return written
+
+
+_WARNING_RE = re.compile(r"^(?:(.*):(\d+):(\d+): )?warning: (.*)$", re.S)
+
+
+def _report(log, rec):
+    """Warnings (``{code, text}`` from the core) to stderr; ``nl.device_print`` records to
+    stdout as ``prefix value``. Both are also added to the run's simulation record ``rec`` with
+    their source positions (and a warning with its code, for the errors page)."""
+    for w in log.get("warnings", ()):
+        text = w["text"]
+        print(text, file=sys.stderr)
+        m = _WARNING_RE.match(text)
+        file, line, col, message = (m.group(1), int(m.group(2)) if m.group(2) else None,
+                                    int(m.group(3)) if m.group(3) else None,
+                                    m.group(4)) if m else (None, None, None, text)
+        rec["warnings"].append({"message": message, "file": file, "line": line, "col": col,
+                                "code": w.get("code") or None})
+    if not log.get("prints"):
+        return
+    np = ensure_numpy()
+    for p in log["prints"]:
+        values = p["values"]
+        dt = _numpy_dtype(np, p["dtype"])
+        if dt is None or (dt.kind != "f" and any(v != v for v in values)):
+            dt = _numpy_dtype(np, "float32")  # NKI-only dtypes, or masked-off integers (NaN)
+        elif dt.kind != "f":
+            values = [int(v) for v in values]
+        text = f'{p["prefix"]} {np.array(values, dtype=dt).reshape(tuple(p["shape"]))}'
+        print(text)
+        file, line, col = _results.split_loc(p.get("loc"))
+        rec["prints"].append({"text": text, "file": file, "line": line, "col": col})
+
+
+class _Latency:
+    """``benchmark_result.nc_latency``: the simulator's wall-clock time, not device latency."""
+
+    def __init__(self, seconds):
+        self._us = seconds * 1e6
+
+    def get_latency_percentile(self, percentile):
+        """The latency (µs) at ``percentile`` — here the simulator's wall-clock time for its one
+        run, the same for every percentile (there is no device to measure)."""
+        say_once("benchmark-latency", "nki-playground: benchmark latencies are the simulator's "
+                 "wall-clock time (simulated), not a Neuron device measurement")
+        if not 0 <= percentile <= 100:
+            raise ValueError(f"percentile must be in [0, 100], got {percentile}")
+        return self._us
+
+
+class BenchmarkResult:
+    """What ``nki.benchmark`` leaves on the kernel: ``nc_latency.get_latency_percentile(p)``."""
+
+    simulated = True
+
+    def __init__(self, seconds):
+        self.nc_latency = _Latency(seconds)
+
+
+def returned(outputs):
+    """What the kernel call returns: one array, or a tuple for several outputs."""
+    if not outputs:
+        return None
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)

@@ -1,0 +1,180 @@
+"""NeuronCodegen: the codegen context a trace installs in ``TraceContext.global_ctx``.
+
+It owns ``.builder`` (the door to the core's IR builder: one call per op) and exposes
+``.cur_scope`` and the region emitters as context managers over the core's one push/pop pair.
+``affine_range`` is a generator: it opens a LoopScope holding an AllocationScope, yields one
+symbolic induction variable (the body is traced once), then closes both.
+"""
+import json
+import warnings
+from contextlib import contextmanager
+
+from nki_playground import door as _core, loc as _loc
+from .TraceContext import KernelScope, FunctionScope
+
+_dumps = json.dumps
+_loads = json.loads
+
+
+class IRBuilder:
+    """Emits ops into the active trace's current region (core/lang/requests.h)."""
+
+    __slots__ = ("_op", "_stmt", "pending_stmt", "pending_pops")
+
+    def __init__(self):
+        self._op = _core.op
+        self._stmt = None
+        self.pending_stmt = None  # set by the front end before each statement it interprets
+        self.pending_pops = []    # scopes closed but not told to the core yet (see close_loop)
+
+    def op(self, request):
+        """Sends one op request (a dict) and returns the decoded reply. The first op of a new
+        statement also names it, so the core opens a StmtScope for it. Warnings the core
+        attaches are issued at the user's location."""
+        if self.pending_pops:
+            request["pop"] = self.pending_pops
+            self.pending_pops = []
+        if self.pending_stmt is not None:
+            request["stmt"] = self.pending_stmt
+            self.pending_stmt = None
+            loc = request.get("loc")
+            self._stmt = (loc[0], loc[1]) if loc else None
+        else:
+            loc = request.get("loc")
+            if loc and (loc[0], loc[1]) != self._stmt:
+                self._stmt = (loc[0], loc[1])
+                request["stmt"] = f"{_loc.statement_text(loc[0], loc[1])}@{loc[0]}:{loc[1]}"
+        reply = _loads(self._op(_dumps(request, separators=(",", ":"))))
+        if reply is not None and "warn" in reply:
+            _issue_warnings(reply.pop("warn"), request.get("loc"))
+            if not reply:
+                return None
+        return reply
+
+
+def _issue_warnings(items, loc):
+    import builtins
+    from nki_playground import results as _results
+    for kind, text, *code in items:
+        category = getattr(builtins, kind, UserWarning)
+        # A Warning instance carries the core's code (docs/errors.md) to the run's record.
+        message = category(text)
+        message.nki_code = code[0] if code else None
+        if loc:
+            # warnings cannot carry a column; the run's diagnostic record takes it from here
+            _results.pending_warning_loc[0] = tuple(loc[:3])
+            try:
+                warnings.warn_explicit(message, category, loc[0], loc[1])
+            finally:
+                _results.pending_warning_loc[0] = None
+        else:
+            warnings.warn(message, category)
+
+
+class NeuronCodegen:
+    def __init__(self, opts):
+        self.opts = opts
+        self.builder = IRBuilder()
+        self.trace_scope = None  # innermost KernelScope/FunctionScope (trace side)
+        self.failed = False      # set when an exception unwinds through a scope
+        self._closed = False
+
+    def __bool__(self):
+        return True
+
+    @property
+    def cur_scope(self):
+        """The id of the innermost open IR region (where ops emitted now land)."""
+        self.flush_pops()
+        return _core.get_cur_scope()
+
+    def flush_pops(self):
+        """Tells the core now about scopes whose closing was deferred."""
+        pops, self.builder.pending_pops = self.builder.pending_pops, []
+        for region in pops:
+            _core.pop_scope(region, False)
+
+    def _with_pops(self, payload):
+        if self.builder.pending_pops:
+            payload["pop"] = self.builder.pending_pops
+            self.builder.pending_pops = []
+        return payload
+
+    def _live(self):
+        from .TraceContext import TraceContext
+        return TraceContext.global_ctx is self and not self.failed
+
+    # --- the one push/pop pair -------------------------------------------------------------
+    @contextmanager
+    def new_scope(self, kind, drop_if_empty=False, **payload):
+        region = _core.push_scope(kind, _dumps(self._with_pops(payload)))
+        try:
+            yield region
+        except BaseException:
+            # The trace is failing: leave the core's stack as it is; the trace is abandoned
+            # as a whole, so no half-closed scope can leak into the next one.
+            self.failed = True
+            raise
+        if self._live():
+            if drop_if_empty:  # the core decides now whether the region stays
+                self.flush_pops()
+                _core.pop_scope(region, True)
+            else:  # closed with the next request, like a loop's scopes
+                self.builder.pending_pops.append(region)
+
+    def kernel_scope(self, name, loc=None):
+        return self.new_scope("KernelScope", name=name, loc=loc)
+
+    def function_scope(self, name, loc=None, drop_if_empty=False):
+        return self.new_scope("FunctionScope", drop_if_empty=drop_if_empty, name=name, loc=loc)
+
+    def if_scope(self, predicate=(), is_else=False, loc=None):
+        return self.new_scope("IfScope", predicate=list(predicate), **{"else": is_else}, loc=loc)
+
+    def while_scope(self, loc=None):
+        return self.new_scope("WhileScope", loc=loc)
+
+    def allocation_scope(self, loc=None):
+        return self.new_scope("AllocationScope", loc=loc)
+
+    def stage_scope(self, stage_id=-1, execution_order=-1, loc=None):
+        return self.new_scope("ScopeRegion", tag="stage", stage_id=stage_id,
+                              execution_order=execution_order, loc=loc)
+
+    def pipeline_stage(self, stage_id, execution_order=None, loc=None):
+        return self.stage_scope(stage_id, -1 if execution_order is None else execution_order, loc)
+
+    def no_reorder(self, loc=None):
+        return self.new_scope("ScopeRegion", tag="no_reorder", loc=loc)
+
+    # --- loops -----------------------------------------------------------------------------
+    def affine_range(self, start, stop, step=1, sequential=False, name="", loc=None):
+        """Opens the loop and returns (loop_region, alloc_region, iv_json); see range_iter."""
+        reply = _loads(_core.affine_range(_dumps(self._with_pops(
+            {"start": start, "stop": stop, "step": step, "sequential": sequential,
+             "name": name, "loc": loc}))))
+        return reply["loop"], reply["alloc"], reply["iv"]
+
+    def close_loop(self, loop_region, alloc_region):
+        """Closes a loop's AllocationScope and LoopScope — told to the core with its next
+        request (one boundary call per loop instead of two)."""
+        if self._live() and loop_region >= 0:
+            self.builder.pending_pops += (alloc_region, loop_region)
+
+    # --- trace side ------------------------------------------------------------------------
+    @contextmanager
+    def trace_scope_of(self, cls, name_and_loc, stack_frame):
+        scope = cls(self.trace_scope, name_and_loc, stack_frame)
+        _core.enter_trace_scope(cls.kind, name_and_loc, stack_frame)
+        self.trace_scope = scope
+        try:
+            yield scope
+        except BaseException:
+            self.failed = True
+            raise
+        self.trace_scope = scope.parent_scope
+        if self._live():
+            _core.exit_trace_scope(cls.kind)
+
+
+__all__ = ["NeuronCodegen", "IRBuilder", "KernelScope", "FunctionScope"]

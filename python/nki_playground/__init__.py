@@ -1,0 +1,3 @@
+"""Internals shared by the Python front ends (``neuronxcc.nki`` and ``nki``), below both: the one
+door to the C++ core, the runner the JS runtime calls, the run's recorded results, user
+locations, error reporting and the stand-ins' installer."""

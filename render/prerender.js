@@ -1,0 +1,119 @@
+// The static HTML of an <nki-playground> embed: what a docs page shows before the reader
+// clicks Run (and all it shows with scripts off). Written at docs-build time by
+// `nki-playground trace --format html`; pure (no DOM, no Node APIs) so the element can also
+// call it in the page. Every kernel-derived string goes through escapeHtml or escapeText.
+import { tokenizeIrLine } from "./tokens.js";
+
+/**
+ * The version of this markup, written as `data-nkp-format` on every pre-rendered element.
+ * Pages stay published for years and are not rebuilt, so every later element must still read
+ * format 1 (tests/browser/embed-compat.test.js keeps a frozen format-1 page); a change the old
+ * markup cannot express gets a new number, and the element reads both.
+ */
+export const PRERENDER_FORMAT = 1;
+
+/**
+ * @param {object} opts
+ * @param {string} opts.source  the kernel script
+ * @param {string} [opts.filename]  the name the element runs it under (shown, and used in locs)
+ * @param {{kernel: string, text: string, ir: object, irJson?: string}[]} opts.traces
+ *   runtime.runSource(...).traces
+ * @returns {string} an HTML fragment: one <nki-playground> element
+ */
+export function prerender({ source, filename = "kernel.py", traces }) {
+  const kernels = traces.map(renderKernel).join("");
+  // The printer's JSON, kept byte for byte, so the live element can show regions before its
+  // first run. A <template> is inert and entity-decoded by the parser, so textContent gives
+  // the exact bytes back (a <script type="application/json"> would need `<` rewritten).
+  const json = traces.every((t) => typeof t.irJson === "string")
+    ? `<template class="nkp-ir-json">${escapeText(irJsonArrayText(traces))}</template>\n`
+    : "";
+  return (
+    `<nki-playground filename="${escapeHtml(filename)}" data-nkp-format="${PRERENDER_FORMAT}">\n` +
+    `<pre class="nkp-source"><code>${escapeText(source)}</code></pre>\n` +
+    `<div class="nkp-static">\n${kernels}</div>\n` +
+    json +
+    `</nki-playground>\n`
+  );
+}
+
+/** The same array text `nki-playground trace --format json` prints. */
+export function irJsonArrayText(traces) {
+  return traces.length ? `[\n${traces.map((t) => t.irJson).join(",\n")}\n]\n` : "[]\n";
+}
+
+/** Escapes text for HTML content and double- or single-quoted attribute values. */
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** Escapes element content only (quotes stay: the embedded JSON is full of them). */
+export function escapeText(text) {
+  return String(text).replace(/[&<>]/g, (c) => ESCAPES[c]);
+}
+
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+function renderKernel(trace) {
+  const name = escapeHtml(trace.kernel);
+  return (
+    `<section class="nkp-kernel" data-kernel="${name}">\n` +
+    `<pre class="nkp-ir"><code>${renderIrText(trace.text)}</code></pre>\n` +
+    (trace.ir?.body ? renderOutline(trace.ir) : "") +
+    `</section>\n`
+  );
+}
+
+/** The IR text, each line coloured with the shared tokenizer's `ir-<cls>` classes. */
+export function renderIrText(text) {
+  const lines = text.replace(/\n$/, "").split("\n");
+  return lines
+    .map((line) =>
+      tokenizeIrLine(line)
+        .map(({ text: t, cls }) => (cls ? `<span class="ir-${escapeHtml(cls)}">${escapeText(t)}</span>` : escapeText(t)))
+        .join(""),
+    )
+    .join("\n");
+}
+
+/** The region tree as nested lists: kind, loop axis and trip count, instruction count. */
+export function renderOutline(ir) {
+  return `<ul class="nkp-outline">\n${renderRegion(ir.body, ir)}</ul>\n`;
+}
+
+function renderRegion(region, ir) {
+  const children = region.body.filter((item) => "region" in item);
+  const label =
+    `<span class="nkp-region-kind">${escapeHtml(region.kind)}</span>` +
+    regionDetail(region, ir) +
+    ` <span class="nkp-region-count">${countLabel(countInstructions(region))}</span>`;
+  const attrs = `data-region="${Number(region.region)}"`;
+  if (children.length === 0) return `<li ${attrs}>${label}</li>\n`;
+  const inner = children.map((child) => renderRegion(child, ir)).join("");
+  return `<li ${attrs}><details open><summary>${label}</summary>\n<ul>\n${inner}</ul>\n</details></li>\n`;
+}
+
+function regionDetail(region, ir) {
+  const parts = [];
+  if (region.name) parts.push(`@${region.name}`);
+  const axis = region.axis === undefined ? null : ir.loop_axes?.[region.axis];
+  if (axis) {
+    const kind = axis.tag === "DynamicAxis" ? "dynamic" : axis.axis_type;
+    const trip = axis.tag === "DynamicAxis" ? "trip dynamic" : `trip ${axis.trip_count}`;
+    parts.push(`%${axis.name}`, kind, trip);
+  }
+  if (region.else) parts.push("else");
+  if (region.tag) parts.push(region.tag);
+  return parts.length ? ` <span class="nkp-region-detail">${escapeHtml(parts.join(" "))}</span>` : "";
+}
+
+/** Instructions in the region and every region inside it. */
+function countInstructions(region) {
+  let n = 0;
+  for (const item of region.body) n += "region" in item ? countInstructions(item) : 1;
+  return n;
+}
+
+function countLabel(n) {
+  return n === 1 ? "1 instruction" : `${n} instructions`;
+}

@@ -1,0 +1,102 @@
+// Node wrapper around runtime.mjs: Pyodide from node_modules, the core from build/wasm,
+// the Python package from python, and runFile() over the host file system (NODEFS).
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, isAbsolute, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+
+import { readPythonFiles, PYTHON_PACKAGE_DIR } from "./python-files.mjs";
+import { createRuntime as createRuntimeWith } from "./runtime.mjs";
+
+export { NkiScriptError } from "./runtime.mjs";
+
+const require = createRequire(import.meta.url);
+
+/** build/wasm/nki_core.mjs, resolved relative to this file (not to the cwd). */
+export const DEFAULT_CORE_PATH = new URL("../build/wasm/nki_core.mjs", import.meta.url).pathname;
+
+/**
+ * The compiled Python package of the build (scripts/bundle-python.mjs): the newer of the one
+ * the site is built from and the site's copy (the npm package ships only the latter).
+ */
+export const DEFAULT_PYTHON_CACHE_PATH =
+  ["../web/public/nki-python.pyc", "../build/site/nki-python.pyc"]
+    .map((rel) => new URL(rel, import.meta.url).pathname)
+    .filter((path) => existsSync(path))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
+
+/**
+ * Creates the runtime for Node.
+ *
+ * @param {object} [opts]
+ * @param {(text: string) => void} [opts.stdout]  Defaults to process.stdout.
+ * @param {(text: string) => void} [opts.stderr]  Defaults to process.stderr.
+ * @param {string} [opts.corePath]  Path to nki_core.mjs (default build/wasm/nki_core.mjs).
+ * @param {string} [opts.pythonRoot]  Package root holding neuronxcc/ (default python).
+ * @param {string|null} [opts.pythonCachePath]  The compiled package (default: the build's;
+ *   null: compile the sources on import). Modules whose source changed since are recompiled.
+ */
+export async function createNodeRuntime({
+  stdout = (text) => process.stdout.write(text),
+  stderr = (text) => process.stderr.write(text),
+  corePath = process.env.NKI_CORE_PATH || DEFAULT_CORE_PATH,
+  pythonRoot = PYTHON_PACKAGE_DIR,
+  pythonCachePath = DEFAULT_PYTHON_CACHE_PATH,
+} = {}) {
+  if (!existsSync(corePath)) {
+    throw Object.assign(new Error(`${corePath} not found; build it first (npm run build)`), {
+      code: "NKI_NOT_BUILT",
+    });
+  }
+  const indexURL = dirname(require.resolve("pyodide/package.json")) + sep;
+  const [{ loadPyodide }, { default: createCore }] = await Promise.all([
+    import("pyodide"),
+    import(pathToFileURL(corePath).href),
+  ]);
+  const runtime = await createRuntimeWith({
+    loadPyodide,
+    indexURL,
+    createCore,
+    pythonFiles: readPythonFiles(pythonRoot),
+    pythonCache: pythonCachePath && existsSync(pythonCachePath) ? readFileSync(pythonCachePath) : null,
+    stdout,
+    stderr,
+  });
+
+  const mounted = new Set();
+  /** Mounts host directory `dir` at the same absolute path in Pyodide (once). */
+  function mountHostDir(dir) {
+    for (const m of mounted) if (dir === m || dir.startsWith(m + "/")) return;
+    const FS = runtime.pyodide.FS;
+    if (dir === "/" || ["/lib", "/nki", "/dev", "/proc"].some((p) => dir === p || dir.startsWith(p + "/"))) {
+      throw new Error(`cannot mount ${dir} into Pyodide (reserved path); run from another folder`);
+    }
+    FS.mkdirTree(dir);
+    FS.mount(FS.filesystems.NODEFS, { root: dir }, dir);
+    mounted.add(dir);
+  }
+
+  /**
+   * Runs a host file like `python hostPath *argv`, with the cwd (and the script's folder, if
+   * outside it) visible at the same absolute paths. The path is passed on as typed, so error
+   * locations read the way the user wrote it (`kernels/x.py:9:13`).
+   */
+  runtime.runFile = (hostPath, argv = [], opts = {}) => {
+    const cwd = process.cwd();
+    const scriptDir = realpathSync(dirname(isAbsolute(hostPath) ? hostPath : resolve(cwd, hostPath)));
+    if (!statSync(scriptDir).isDirectory()) throw new Error(`not a directory: ${scriptDir}`);
+    // Mount the outer folder first so an inner one is not mounted twice.
+    const dirs = [cwd, scriptDir].sort((a, b) => a.length - b.length);
+    for (const dir of dirs) mountHostDir(dir);
+    runtime.pyodide.FS.chdir(cwd);
+    return runtime.runPyodideFile(hostPath, argv, opts);
+  };
+
+  return runtime;
+}
+
+/**
+ * The Node runtime for users' tests and scripts: `await createRuntime()` (same options as
+ * createNodeRuntime). docs/js-api.md.
+ */
+export const createRuntime = createNodeRuntime;

@@ -1,0 +1,340 @@
+// The one runtime: Pyodide + the nki_core wasm module + the neuronxcc.nki Python package.
+//
+// Environment-agnostic on purpose: no Node imports, no DOM. Everything that differs between
+// Node (CLI, Vitest) and the browser worker is passed in by the caller (see node.mjs and
+// web/src/worker.js).
+import { arrayMemberTexts, objectMemberText } from "./raw-json.mjs";
+import { unpackPythonCache } from "./python-cache.mjs";
+import { decodeResults } from "./results.mjs";
+import { decodeOutput, encodeInputs } from "./simulate.mjs";
+
+export { transferables } from "./results.mjs";
+
+/** Where the Python package lives inside Pyodide's file system. */
+export const PYTHON_ROOT = "/nki/python";
+
+/**
+ * Boots Pyodide and the core in parallel, installs the Python package and imports the runner.
+ *
+ * @param {object} opts
+ * @param {(opts: object) => Promise<any>} opts.loadPyodide  `loadPyodide` from the pyodide package.
+ * @param {string} opts.indexURL  Folder (or URL) holding pyodide.asm.wasm and friends.
+ * @param {(opts: object) => Promise<any>} opts.createCore  Default export of nki_core.mjs.
+ * @param {object} [opts.coreOptions]  Module options for createCore (e.g. locateFile).
+ * @param {Record<string,string>|Promise<Record<string,string>>} opts.pythonFiles
+ *   {relativePath: source} of the package (or a promise of it, e.g. still downloading).
+ * @param {Uint8Array|ArrayBuffer|null|Promise<Uint8Array|ArrayBuffer|null>} [opts.pythonCache]  The package compiled
+ *   (python-cache.mjs; `nki-python.pyc` of the build): imports skip compiling. Optional; one
+ *   that does not fit (damaged, another Python) is skipped and `runtime.pythonCache` says why.
+ * @param {(text: string) => void} [opts.stdout]  Receives Python stdout as it is written.
+ * @param {(text: string) => void} [opts.stderr]  Receives Python stderr as it is written.
+ */
+export async function createRuntime({
+  loadPyodide,
+  indexURL,
+  createCore,
+  coreOptions = {},
+  pythonFiles: pythonFilesGiven,
+  pythonCache: pythonCacheGiven = null,
+  stdout = () => {},
+  stderr = () => {},
+}) {
+  if (typeof loadPyodide !== "function") throw new TypeError("createRuntime: loadPyodide is required");
+  if (typeof createCore !== "function") throw new TypeError("createRuntime: createCore is required");
+  if (!pythonFilesGiven || typeof pythonFilesGiven !== "object") {
+    throw new TypeError("createRuntime: pythonFiles ({relativePath: text}) is required");
+  }
+
+  // The package may still be downloading (a promise): Pyodide and the core boot meanwhile.
+  const [pyodide, core, pythonFiles, pythonCache] = await Promise.all([
+    loadPyodide({ indexURL }),
+    createCore({ ...coreOptions }),
+    pythonFilesGiven,
+    pythonCacheGiven,
+  ]);
+  if (!pythonFiles || typeof pythonFiles !== "object") {
+    throw new TypeError("createRuntime: pythonFiles ({relativePath: text}) is required");
+  }
+
+  // Raw writers: Python's writes reach the sinks unbatched (a `print(x, end="")` shows up
+  // without waiting for a newline). TextDecoder in stream mode keeps multi-byte characters
+  // that straddle two writes intact.
+  // trace()/simulate() also collect the text of their own run (`captured`).
+  let captured = null;
+  pyodide.setStdout(rawWriter((text) => {
+    if (captured) captured.stdout += text;
+    stdout(text);
+  }));
+  pyodide.setStderr(rawWriter((text) => {
+    if (captured) captured.stderr += text;
+    stderr(text);
+  }));
+
+  writePythonFiles(pyodide.FS, pythonFiles);
+  const cacheInfo = installPythonCache(pyodide, pythonCache);
+  // The core must be importable before the package is imported: the package imports it at
+  // module level.
+  pyodide.registerJsModule("nki_core", core);
+  pyodide.runPython(`import sys\nif ${JSON.stringify(PYTHON_ROOT)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PYTHON_ROOT)})`);
+
+  // Kept for the runtime's lifetime; it is the only long-lived PyProxy we hold.
+  const runner = pyodide.pyimport("nki_playground.runner");
+  // Python's own sys.stdout is line-buffered; swap in write-through wrappers over fds 1/2 so
+  // every write reaches the sinks as it happens (partial lines included, stdout/stderr order
+  // preserved). _nki_flush is a safety net for scripts that install their own buffered streams.
+  const flush = pyodide.runPython(`
+import io, sys
+def _nki_stream(fd):
+    return io.TextIOWrapper(io.FileIO(fd, "w", closefd=False), encoding="utf-8",
+                            errors="backslashreplace", write_through=True)
+sys.stdout, sys.stderr = _nki_stream(1), _nki_stream(2)
+def _nki_flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+_nki_flush`);
+
+  /** Runs one call into Python with argv as a Python list; always flushes and frees. */
+  function withArgv(argv, fn) {
+    const pyArgv = pyodide.toPy(argv.map(String));
+    try {
+      return fn(pyArgv);
+    } finally {
+      pyArgv.destroy();
+      flush();
+    }
+  }
+
+  /** Hands over (and clears) what the last run recorded: traces, diagnostics, simulations. */
+  function takeResults() {
+    const { text, blob } = takeRaw();
+    const results = decodeResults(text, blob);
+    // Each trace keeps `irJson`, the printer's own text of `ir` (see raw-json.mjs for why it is
+    // not re-serialised): the CLI's JSON, the worker's and the docs pre-render's are these bytes.
+    const irTexts = arrayMemberTexts(objectMemberText(text, "traces"), "ir");
+    results.traces.forEach((trace, i) => (trace.irJson = irTexts[i]));
+    return results;
+  }
+
+  function takeRaw() {
+    const pair = runner.take_results();
+    let text;
+    let blob;
+    try {
+      text = pair.get(0);
+      const bytes = pair.get(1);
+      try {
+        blob = bytes.toJs();
+      } finally {
+        bytes.destroy();
+      }
+    } finally {
+      pair.destroy();
+    }
+    return { text, blob };
+  }
+
+  /** Runs `fn` with the run's stdout/stderr collected; returns [fn's value, {stdout, stderr}]. */
+  function capturing(fn) {
+    const saved = captured;
+    captured = { stdout: "", stderr: "" };
+    const mine = captured;
+    try {
+      return [fn(), mine];
+    } finally {
+      captured = saved;
+    }
+  }
+
+  function finish(exitCode) {
+    return { exitCode: Number(exitCode), ...takeResults() };
+  }
+
+  const runtime = {
+    pyodide,
+    core,
+    /** What became of `pythonCache`: `{installed: files, skipped?: why none were}`. */
+    pythonCache: cacheInfo,
+
+    /**
+     * Runs kernel source like `python filename *argv`. Python prints errors itself; they
+     * also come back structured in `diagnostics`.
+     * @returns {{exitCode: number, traces: object[], diagnostics: object[], simulations: object[]}}
+     */
+    runSource(source, { filename = "kernel.py", argv = [], onTrace } = {}) {
+      takeRaw(); // drop what an earlier, interrupted run left behind
+      const stream = traceStream(onTrace);
+      const exitCode = withArgv(argv, (pyArgv) =>
+        runner.run_source(String(source), String(filename), pyArgv, stream.hook),
+      );
+      return stream.rethrow(finish(exitCode));
+    },
+
+    /**
+     * Runs the script and returns every kernel it traced. Throws NkiScriptError (with the
+     * diagnostics, exit code and stderr) when the script fails.
+     */
+    trace(source, opts) {
+      const [r, text] = capturing(() => runtime.runSource(source, opts));
+      if (r.exitCode !== 0) throw new NkiScriptError(r, text.stderr);
+      return r.traces;
+    },
+
+    /**
+     * Defines the script's kernels (its `__main__` block does not run), simulates one on
+     * `inputs` and returns its outputs in their own dtypes (docs/js-api.md). Throws
+     * NkiScriptError when the script, the kernel's trace or the simulation fails.
+     */
+    simulate(source, inputs, { kernel = "", filename = "kernel.py", grid = [] } = {}) {
+      const { spec, blob } = encodeInputs(inputs);
+      const gridList = Array.isArray(grid) ? grid : [grid];
+      takeRaw();
+      const [exitCode, text] = capturing(() => {
+        try {
+          // The Uint8Array crosses as a JsProxy; Python copies it once (to_bytes).
+          return Number(
+            runner.simulate_source(String(source), String(filename), String(kernel ?? ""),
+              JSON.stringify(spec), blob, JSON.stringify(gridList)),
+          );
+        } finally {
+          flush();
+        }
+      });
+      const raw = takeRaw();
+      // Only the outputs' bytes are decoded (in their own dtypes); the other tensor summaries
+      // of the run are not needed here.
+      const r = { exitCode, ...JSON.parse(raw.text) };
+      if (exitCode !== 0) throw new NkiScriptError(r, text.stderr);
+      const sim = r.simulations[r.simulations.length - 1];
+      return {
+        outputs: sim.outputs.map((o) => decodeOutput(o, raw.blob)),
+        prints: sim.prints,
+        warnings: sim.warnings,
+        traces: r.traces,
+        stdout: text.stdout,
+        stderr: text.stderr,
+      };
+    },
+
+    /**
+     * Runs a file already present in Pyodide's file system (the Node wrapper replaces this
+     * with one that mounts the host file system first).
+     */
+    runPyodideFile(path, argv = [], { onTrace } = {}) {
+      takeRaw();
+      const stream = traceStream(onTrace);
+      const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv, stream.hook));
+      return stream.rethrow(finish(exitCode));
+    },
+
+    runFile() {
+      throw new Error("runFile needs a host file system; use createNodeRuntime()");
+    },
+  };
+  return runtime;
+}
+
+/**
+ * A script that failed under trace() or simulate(): `message` is what it printed for its
+ * errors (the rendered diagnostics), with the structured `diagnostics`, `exitCode`, `stderr`.
+ */
+export class NkiScriptError extends Error {
+  constructor(result, stderr) {
+    const errors = result.diagnostics.filter((d) => d.severity === "error");
+    const message = errors.length
+      ? errors.map((d) => d.rendered).join("").trimEnd()
+      : stderr.trimEnd() || `the script exited with code ${result.exitCode}`;
+    super(message);
+    this.name = "NkiScriptError";
+    this.exitCode = result.exitCode;
+    this.diagnostics = result.diagnostics;
+    this.stderr = stderr;
+    this.traces = result.traces;
+  }
+}
+
+/**
+ * The Python-side hook for a run's `onTrace` (none without one: Python then does no extra
+ * work). Python calls it with one trace entry's JSON text as the trace is finalized; the
+ * caller gets the same object shape as an entry of the final `traces` (irJson included).
+ * An exception thrown by `onTrace` must not surface inside the user's script (it would read as
+ * the script's own error at the kernel call), so it is kept and rethrown once the run is over.
+ */
+function traceStream(onTrace) {
+  // undefined, not null: Pyodide passes null as JsNull, undefined as None.
+  if (typeof onTrace !== "function") return { hook: undefined, rethrow: (result) => result };
+  let error = null;
+  return {
+    hook(text) {
+      if (error) return;
+      try {
+        const trace = JSON.parse(text);
+        trace.irJson = objectMemberText(text, "ir");
+        onTrace(trace);
+      } catch (err) {
+        error = { err };
+      }
+    },
+    rethrow(result) {
+      if (error) throw error.err;
+      return result;
+    },
+  };
+}
+
+function rawWriter(sink) {
+  const decoder = new TextDecoder("utf-8");
+  return {
+    write(bytes) {
+      const text = decoder.decode(bytes, { stream: true });
+      if (text) sink(text);
+      return bytes.length;
+    },
+  };
+}
+
+function writePythonFiles(FS, files) {
+  for (const [rel, text] of Object.entries(files)) {
+    const clean = rel.replace(/\\/g, "/").replace(/^\/+/, "");
+    if (clean.split("/").includes("..")) throw new Error(`python file outside the package: ${rel}`);
+    const path = `${PYTHON_ROOT}/${clean}`;
+    FS.mkdirTree(parentDir(path));
+    FS.writeFile(path, text);
+  }
+}
+
+/**
+ * Writes the compiled package's `.pyc` files beside the sources (in their `__pycache__`
+ * folders), where the import system finds them. Returns what happened:
+ * `{installed: number of files, skipped?: why none were}`.
+ */
+function installPythonCache(pyodide, cache) {
+  if (cache == null) return { installed: 0, skipped: "no compiled package given" };
+  let unpacked;
+  try {
+    unpacked = unpackPythonCache(cache);
+  } catch (err) {
+    return { installed: 0, skipped: String(err?.message ?? err) };
+  }
+  const tag = pyodide.runPython("import sys\nsys.implementation.cache_tag");
+  if (unpacked.cacheTag !== tag) {
+    return { installed: 0, skipped: `compiled for ${unpacked.cacheTag}, this Python is ${tag}` };
+  }
+  let installed = 0;
+  for (const [rel, bytes] of Object.entries(unpacked.files)) {
+    const parts = rel.split("/");
+    // Only `.pyc` files in `__pycache__` folders of the package: nothing else is overwritten.
+    if (parts.includes("..") || parts.at(-2) !== "__pycache__" || !rel.endsWith(".pyc")) continue;
+    const path = `${PYTHON_ROOT}/${rel}`;
+    pyodide.FS.mkdirTree(parentDir(path));
+    pyodide.FS.writeFile(path, bytes);
+    installed++;
+  }
+  return { installed };
+}
+
+function parentDir(path) {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
+}
