@@ -72,10 +72,12 @@ export async function createRuntime({
 
   writePythonFiles(pyodide.FS, pythonFiles);
   const cacheInfo = installPythonCache(pyodide, pythonCache);
-  // The core must be importable before the package is imported: the package imports it at
-  // module level.
+  // `import nki_core` works for scripts and tests; the packages reach the core only through
+  // nki_playground.door, which is attached to it here (the door needs no core at import, so the
+  // packages could be imported before this — a snapshot boot re-attaches a new core).
   pyodide.registerJsModule("nki_core", core);
   pyodide.runPython(`import sys\nif ${JSON.stringify(PYTHON_ROOT)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PYTHON_ROOT)})`);
+  attachCore(pyodide, core);
 
   // Kept for the runtime's lifetime; it is the only long-lived PyProxy we hold.
   const runner = pyodide.pyimport("nki_playground.runner");
@@ -282,6 +284,16 @@ function traceStream(onTrace) {
       return result;
     },
   };
+}
+
+/** Connects the Python door (nki_playground.door) to the core module. */
+function attachCore(pyodide, core) {
+  const door = pyodide.pyimport("nki_playground.door");
+  try {
+    door.attach(core);
+  } finally {
+    door.destroy();
+  }
 }
 
 function rawWriter(sink) {

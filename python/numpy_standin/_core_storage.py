@@ -8,10 +8,7 @@ pure-Python path gives (the goldens in ``tests/sim/host_goldens`` check it again
 import json
 import struct
 
-try:  # registered by the JS runtime; absent in plain CPython
-    import nki_core as _m
-except ImportError:  # pragma: no cover
-    _m = None
+from nki_playground import door
 
 #: Arrays of at least this many elements live in the core.
 THRESHOLD = 1024
@@ -21,16 +18,12 @@ _CORE_TYPES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "i
 
 
 def available():
-    return _m is not None and hasattr(_m, "host_request")
+    return door.has("host_request")
 
 
 def request(obj):
     """One host-array request; the reply as Python (None for "null")."""
-    from nki_playground.door import JsException, translate
-    try:
-        return json.loads(_m.host_request(json.dumps(obj)))
-    except JsException as e:
-        raise translate(e) from None
+    return json.loads(door.host_request(json.dumps(obj)))
 
 
 def _code(dt):
@@ -67,7 +60,7 @@ class CoreStorage:
     def from_bytes(cls, dtype, raw, n):
         store = cls.new(dtype, n)
         if n:
-            _m.host_view(store.id).assign(raw)
+            door.host_view(store.id).assign(raw)
         return store
 
     @classmethod
@@ -76,9 +69,9 @@ class CoreStorage:
         return cls.from_bytes(dtype, struct.pack(f"<{n}{_code(dtype)}", *values), n)
 
     def __del__(self):
-        if _m is not None and self.id is not None:
+        if door.available() and self.id is not None:
             try:
-                _m.host_request(json.dumps({"op": "free", "id": self.id}))
+                door.host_request(json.dumps({"op": "free", "id": self.id}))
             except Exception:  # interpreter teardown
                 pass
             self.id = None
@@ -88,7 +81,7 @@ class CoreStorage:
 
     def bytes(self):
         """A copy of all the bytes."""
-        return _m.host_view(self.id).to_py() if self.n else memoryview(b"")
+        return door.host_view(self.id).to_py() if self.n else memoryview(b"")
 
     def values(self):
         """All raw values, in storage order."""
@@ -106,10 +99,10 @@ class CoreStorage:
             return self.read(index)
         kind = self.dtype.kind
         if self.dtype.itemsize < 8 or kind == "f":  # a double holds it exactly
-            v = _m.host_get(self.id, index)
+            v = door.host_get(self.id, index)
             return v if kind == "f" else (v != 0 if kind == "b" else int(v))
         s = self.dtype.itemsize
-        raw = bytes(_m.host_view(self.id).subarray(index * s, (index + 1) * s).to_py())
+        raw = bytes(door.host_view(self.id).subarray(index * s, (index + 1) * s).to_py())
         return struct.unpack(f"<{_code(self.dtype)}", raw)[0]
 
     def gather(self, indices):
@@ -123,9 +116,9 @@ class CoreStorage:
         s, code = self.dtype.itemsize, _code(self.dtype)
         if len(indices) <= 8 and (s < 8 or self.dtype.kind == "f"):
             for i, v in zip(indices, values):
-                _m.host_set(self.id, i, float(v))
+                door.host_set(self.id, i, float(v))
             return
-        view = _m.host_view(self.id)
+        view = door.host_view(self.id)
         if len(indices) <= 8:
             for i, v in zip(indices, values):
                 view.subarray(i * s, (i + 1) * s).assign(struct.pack(f"<{code}", v))
@@ -133,7 +126,7 @@ class CoreStorage:
         buf = bytearray(bytes(view.to_py()))
         for i, v in zip(indices, values):
             struct.pack_into(f"<{code}", buf, i * s, v)
-        _m.host_view(self.id).assign(buf)
+        door.host_view(self.id).assign(buf)
 
     def raw_bytes(self, arr):
         """The bytes of view ``arr`` row-major (a copy made in the core when it is strided)."""
