@@ -1,5 +1,5 @@
 // Decodes what `nki_playground.runner.take_results()` hands over after a run: one JSON text
-// (traces, diagnostics, simulations whose tensors point into a blob) and one bytes blob with
+// (diagnostics, simulations whose tensors point into a blob) and one bytes blob with
 // every tensor's raw row-major bytes in its own dtype. Element work happens here, on typed
 // arrays, because Python in Pyodide pays per element: each tensor becomes float32 data plus
 // NaN-aware min/max/mean. Environment-agnostic (Node and the browser worker).
@@ -10,7 +10,8 @@ export const MAX_DATA_ELEMENTS = 4 * 1024 * 1024;
 /**
  * @param {string|object} text  The JSON half of take_results() (or it parsed).
  * @param {Uint8Array} blob  The bytes half.
- * @returns {{traces: object[], diagnostics: object[], simulations: object[]}}
+ * @returns {{traces: object[], diagnostics: object[], simulations: object[]}}  (`traces` empty:
+ *   the runtime fills it from the core's run session)
  */
 export function decodeResults(text, blob) {
   const parsed = typeof text === "string" ? JSON.parse(text) : text;
@@ -31,7 +32,7 @@ export function decodeResults(text, blob) {
     warnings: sim.warnings,
     comparisons: sim.comparisons.map((c) => comparison(c, decode)),
   }));
-  return { traces: parsed.traces || [], diagnostics: parsed.diagnostics || [], simulations };
+  return { traces: [], diagnostics: parsed.diagnostics || [], simulations };
 }
 
 /** A tensor record {name, shape, dtype, size, offset, nbytes} → tensor summary. */

@@ -9,7 +9,7 @@ export interface IrRecord {
   loc: string;
 }
 
-/** One traced kernel, as returned by `nki_playground.runner.take_traces()`. */
+/** One traced kernel, as the core's run session hands it over (core/run/run_session.h). */
 export interface KernelTrace {
   kernel: string;
   /** Plain-text IR; equals the records' text joined. */

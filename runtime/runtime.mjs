@@ -3,7 +3,6 @@
 // Environment-agnostic on purpose: no Node imports, no DOM. Everything that differs between
 // Node (CLI, Vitest) and the browser worker is passed in by the caller (see node.mjs and
 // web/src/worker.js).
-import { arrayMemberTexts, objectMemberText } from "./raw-json.mjs";
 import { unpackPythonCache } from "./python-cache.mjs";
 import { decodeResults } from "./results.mjs";
 import { decodeOutput, encodeInputs } from "./simulate.mjs";
@@ -113,11 +112,21 @@ _nki_flush`);
   function takeResults() {
     const { text, blob } = takeRaw();
     const results = decodeResults(text, blob);
-    // Each trace keeps `irJson`, the printer's own text of `ir` (see raw-json.mjs for why it is
-    // not re-serialised): the CLI's JSON, the worker's and the docs pre-render's are these bytes.
-    const irTexts = arrayMemberTexts(objectMemberText(text, "traces"), "ir");
-    results.traces.forEach((trace, i) => (trace.irJson = irTexts[i]));
+    results.traces = takeTraces();
     return results;
+  }
+
+  /**
+   * The run's kernels, from the core's run session (core/run/run_session.h), and ends the run.
+   * Each entry is printed once in the core; `irJson` is the printer's own text of `ir` (the
+   * CLI's JSON, the worker's and the docs pre-render's are these bytes), parsed once for `ir`.
+   */
+  function takeTraces() {
+    const traces = [];
+    const n = core.run_kernel_count();
+    for (let i = 0; i < n; i++) traces.push(kernelEntry(core, i));
+    core.end_run();
+    return traces;
   }
 
   function takeRaw() {
@@ -167,10 +176,9 @@ _nki_flush`);
      */
     runSource(source, { filename = "kernel.py", argv = [], onTrace } = {}) {
       takeRaw(); // drop what an earlier, interrupted run left behind
-      const stream = traceStream(onTrace);
-      const exitCode = withArgv(argv, (pyArgv) =>
-        runner.run_source(String(source), String(filename), pyArgv, stream.hook),
-      );
+      const stream = traceStream(core, onTrace);
+      core.begin_run(stream.listener);
+      const exitCode = withArgv(argv, (pyArgv) => runner.run_source(String(source), String(filename), pyArgv));
       return stream.rethrow(finish(exitCode));
     },
 
@@ -193,6 +201,7 @@ _nki_flush`);
       const { spec, blob } = encodeInputs(inputs);
       const gridList = Array.isArray(grid) ? grid : [grid];
       takeRaw();
+      core.begin_run(undefined);
       const [exitCode, text] = capturing(() => {
         try {
           // The Uint8Array crosses as a JsProxy; Python copies it once (to_bytes).
@@ -207,7 +216,7 @@ _nki_flush`);
       const raw = takeRaw();
       // Only the outputs' bytes are decoded (in their own dtypes); the other tensor summaries
       // of the run are not needed here.
-      const r = { exitCode, ...JSON.parse(raw.text) };
+      const r = { exitCode, ...JSON.parse(raw.text), traces: takeTraces() };
       if (exitCode !== 0) throw new NkiScriptError(r, text.stderr);
       const sim = r.simulations[r.simulations.length - 1];
       return {
@@ -226,8 +235,9 @@ _nki_flush`);
      */
     runPyodideFile(path, argv = [], { onTrace } = {}) {
       takeRaw();
-      const stream = traceStream(onTrace);
-      const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv, stream.hook));
+      const stream = traceStream(core, onTrace);
+      core.begin_run(stream.listener);
+      const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv));
       return stream.rethrow(finish(exitCode));
     },
 
@@ -258,23 +268,37 @@ export class NkiScriptError extends Error {
 }
 
 /**
- * The Python-side hook for a run's `onTrace` (none without one: Python then does no extra
- * work). Python calls it with one trace entry's JSON text as the trace is finalized; the
- * caller gets the same object shape as an entry of the final `traces` (irJson included).
- * An exception thrown by `onTrace` must not surface inside the user's script (it would read as
- * the script's own error at the kernel call), so it is kept and rethrown once the run is over.
+ * Entry `i` of the core's run session as a trace: `{kernel, text, records, ir, simulated,
+ * irJson}` (docs/js-api.md). The core hands over the printer's texts; each is parsed once.
  */
-function traceStream(onTrace) {
-  // undefined, not null: Pyodide passes null as JsNull, undefined as None.
-  if (typeof onTrace !== "function") return { hook: undefined, rethrow: (result) => result };
+function kernelEntry(core, i) {
+  const e = core.run_kernel(i);
+  return {
+    kernel: e.kernel,
+    text: e.text,
+    records: JSON.parse(e.records),
+    ir: JSON.parse(e.ir),
+    simulated: e.simulated,
+    irJson: e.ir,
+  };
+}
+
+/**
+ * The core's listener for a run's `onTrace` (none without one: the core then prints nothing
+ * until the run's traces are taken). The core calls it with the index of each new kernel of
+ * its run session as the kernel is finished; the caller gets the same object as the entry of
+ * the final `traces`. It never throws: an exception thrown by `onTrace` must not surface inside
+ * the user's script (it would read as the script's own error at the kernel call), nor cross
+ * the core's C++ frames, so it is kept and rethrown once the run is over.
+ */
+function traceStream(core, onTrace) {
+  if (typeof onTrace !== "function") return { listener: undefined, rethrow: (result) => result };
   let error = null;
   return {
-    hook(text) {
+    listener(i) {
       if (error) return;
       try {
-        const trace = JSON.parse(text);
-        trace.irJson = objectMemberText(text, "ir");
-        onTrace(trace);
+        onTrace(kernelEntry(core, i));
       } catch (err) {
         error = { err };
       }

@@ -14,11 +14,12 @@ import sys
 import time
 
 import neuronxcc.nki as nki
-from neuronxcc.nki import _core, _kernel
+from neuronxcc.nki import _kernel
+from nki_playground import door as _core
 from neuronxcc.nki.compiler.backends.neuron.TraceContext import TraceContext
 
 CORE_FUNCS = ["op", "new_ctx", "finalize_kernel", "abandon_trace", "get_cur_scope",
-              "push_scope", "pop_scope", "pop_loop", "affine_range", "enter_trace_scope",
+              "push_scope", "pop_scope", "affine_range", "enter_trace_scope",
               "exit_trace_scope"]
 
 
@@ -117,7 +118,6 @@ def main(paths, runs, warmup=30):
 
             def full():
                 _kernel.trace(func, grid, args, kwargs, options).close()
-                _kernel.clear_recorded()
 
             def floor():
                 originals = replay(log, func.__name__)
@@ -126,7 +126,6 @@ def main(paths, runs, warmup=30):
                 finally:
                     for n, f in originals.items():
                         setattr(_core, n, f)
-                    _kernel.recorded.clear()
 
             for _ in range(warmup):  # let V8 tier the wasm up before timing
                 full()

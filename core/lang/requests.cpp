@@ -2,6 +2,7 @@
 
 #include "lang/call.h"
 #include "lang/ops.h"
+#include "run/run_session.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
 #include "trace/trace_context.h"
@@ -234,6 +235,11 @@ std::unique_ptr<ir::Kernel> close_trace(const Json& end) {
     }
   }
   return trace::TraceContext::finalize_kernel();
+}
+
+std::shared_ptr<run::PrintedKernel> finish_trace(const Json& end) {
+  bool simulated = end["simulated"].is_bool() && end["simulated"].boolean();
+  return run::session().add_kernel(close_trace(end), simulated);
 }
 
 ir::DType decode_dtype(const Json& j) {

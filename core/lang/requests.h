@@ -2,12 +2,17 @@
 /// The request protocol between the Python surface and the core: one JSON request per op,
 /// one JSON reply. This decodes requests into lang:: calls (no semantics of its own) so that
 /// the embind layer stays a thin string-in/string-out door. Format: wasm/PROTOCOL.md.
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "codegen/neuron_codegen.h"
 #include "lang/ops.h"
 #include "util/json.h"
+
+namespace nki::run {
+class PrintedKernel;
+}
 
 namespace nki::lang {
 
@@ -38,6 +43,9 @@ std::string open_trace(const util::Json& opts);
 /// Ends a trace. When `end` carries "values" (and "region" from open_trace), records the outputs
 /// and closes the kernel's scopes first. Every failure clears the trace.
 std::unique_ptr<ir::Kernel> close_trace(const util::Json& end);
+/// close_trace, then records the kernel in the run session (run/run_session.h): the run's output
+/// the caller reads. `end["simulated"]` marks a trace made to simulate a call.
+std::shared_ptr<run::PrintedKernel> finish_trace(const util::Json& end);
 
 /// Decodes an if/while predicate [{"lhs","op","rhs"}...]; conditions on aranges are refused
 /// with NKI's control-flow error.

@@ -413,6 +413,12 @@ std::string to_text(const Kernel& k) {
   return s.text();
 }
 
+std::string records_to_text(const std::vector<LineRecord>& records) {
+  TextSink s;
+  for (const auto& r : records) s.line(r);
+  return s.text();
+}
+
 std::string records_to_json(const std::vector<LineRecord>& records) {
   util::JsonWriter w;
   w.begin_array();

@@ -46,6 +46,8 @@ private:
 void print_kernel(const ir::Kernel& k, Sink& sink);
 /// Convenience: the plain text form.
 std::string to_text(const ir::Kernel& k);
+/// The text form of printed records: each record's text and a newline (what TextSink holds).
+std::string records_to_text(const std::vector<LineRecord>& records);
 /// The records as a JSON array of {text, depth, op_id, region_id, loc}.
 std::string records_to_json(const std::vector<LineRecord>& records);
 /// The versioned JSON exchange form of the whole kernel (docs/ir-format.md).

@@ -159,7 +159,8 @@ void Exec::unwritten_read(const View& v, int64_t element) {
 void Exec::warn(const sema::Warning& w, const SourceLoc* loc) {
   if (!loc && cur) loc = &cur->loc;
   std::string where = loc && loc->known() ? loc->str() + ": " : "";
-  log.warnings.push_back({w.code.str(), where + "warning: " + w.message});
+  log.warnings.push_back({w.code.str(), w.message, loc && loc->known() ? *loc : SourceLoc{},
+                          where + "warning: " + w.message});
 }
 
 void Exec::unsupported(const std::string& what) const {

@@ -25,10 +25,13 @@ struct PrintRecord {
   std::vector<int64_t> instance; ///< program ids of the SPMD instance that printed
 };
 
-/// One simulator warning: the text printed for it and its code (the docs/errors.md section).
+/// One simulator warning, as data: its code (the docs/errors.md section), message and source
+/// location, and the text printed for it.
 struct RunWarning {
-  std::string code; ///< "unwritten-read", from the warn_* builder (sema::Code)
-  std::string text; ///< "file:line:col: warning: ..." exactly as printed
+  std::string code;    ///< "unwritten-read", from the warn_* builder (sema::Code)
+  std::string message; ///< the message alone
+  ir::SourceLoc loc;   ///< the instruction's location (unknown: not known)
+  std::string text;    ///< "file:line:col: warning: ..." exactly as printed
 };
 
 /// What a run reports besides its outputs.

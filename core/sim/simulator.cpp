@@ -2,6 +2,7 @@
 
 #include "sema/sema.h"
 #include "sim/diagnostics.h"
+#include "util/json.h"
 
 namespace nki::sim {
 
@@ -63,6 +64,32 @@ SimOptions options_for_target(const std::string& target) {
   SimOptions o;
   if (target == "trn2" || target == "gen3") o.sbuf_bytes = 224 * 1024;
   return o;
+}
+
+std::string Simulator::log_json() const {
+  util::JsonWriter w;
+  w.begin_object().key("warnings").begin_array();
+  for (const RunWarning& rw : log_.warnings) {
+    w.begin_object().key("code").value(rw.code).key("message").value(rw.message).key("file");
+    if (rw.loc.known()) {
+      w.value(rw.loc.file).key("line").value(rw.loc.line).key("col").value(rw.loc.col);
+    } else {
+      w.null().key("line").null().key("col").null();
+    }
+    w.key("text").value(rw.text).end_object();
+  }
+  w.end_array().key("prints").begin_array();
+  for (const PrintRecord& p : log_.prints) {
+    w.begin_object().key("prefix").value(p.prefix).key("shape").int_list(p.shape);
+    w.key("dtype").value(dtype_name(p.dtype)).key("values").begin_array();
+    for (double v : p.values) w.value(v);
+    w.end_array().key("loc").value(p.loc.str()).key("instance").int_list(p.instance);
+    w.end_object();
+  }
+  w.end_array().key("unwritten_reads").value(log_.unwritten_reads);
+  w.key("instructions").value(log_.instructions);
+  w.key("peak_bytes").value(peak_bytes()).end_object();
+  return w.take();
 }
 
 } // namespace nki::sim

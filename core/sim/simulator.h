@@ -40,6 +40,10 @@ public:
   const ir::Tensor& output_tensor(size_t i) const;
 
   const RunLog& log() const { return log_; }
+  /// The run's log as JSON: {"warnings": [{code, message, file, line, col, text}], "prints":
+  /// [{prefix, shape, dtype, values, loc, instance}], "unwritten_reads", "instructions",
+  /// "peak_bytes"}; a warning's file/line/col are null when its location is unknown.
+  std::string log_json() const;
   /// Largest total of simultaneously allocated tensor bytes during the run.
   int64_t peak_bytes() const { return storage_.peak_bytes(); }
 

@@ -32,38 +32,55 @@ _NOT_LOADED = ("the nki-playground core is not loaded: run scripts through the n
 
 #: The attached core (a JS module object), or None.
 _m = None
-#: The core functions this door calls, bound at attach(); None while detached.
-_fn = {}
 
-# The core's functions the door uses, each by its embind name (wasm/bind/).
-_NAMES = ("op", "new_ctx", "finalize_kernel", "abandon_trace", "nki_ctx", "nki_ctx_or_none",
-          "get_cur_scope", "push_scope", "pop_scope", "affine_range", "enter_trace_scope",
-          "exit_trace_scope", "raise_diagnostic", "new_simulation", "host_request", "host_view",
-          "host_get", "host_set")
+
+def _missing(*_args):
+    raise NkiInternalError(_NOT_LOADED)
+
+
+# The core's functions this door calls, bound by attach() (embind names, wasm/bind/); each is
+# _missing while no core is attached.
+_op = _new_ctx = _finalize_kernel = _abandon_trace = _nki_ctx = _nki_ctx_or_none = _missing
+_get_cur_scope = _push_scope = _pop_scope = _affine_range = _missing
+_enter_trace_scope = _exit_trace_scope = _raise_diagnostic = _new_simulation = _missing
+_host_request = _host_view = _host_get = _host_set = _missing
 
 
 def attach(core=None):
     """Connects the door to the core: ``core`` is the wasm module object (the JS runtime passes
-    it); None imports the ``nki_core`` module the runtime registered. Idempotent; a second call
-    replaces the first (a new core after a snapshot boot)."""
-    global _m
+    it); None imports the ``nki_core`` module the runtime registered. A second call replaces the
+    first (a new core after a snapshot boot)."""
+    global _m, _op, _new_ctx, _finalize_kernel, _abandon_trace, _nki_ctx, _nki_ctx_or_none
+    global _get_cur_scope, _push_scope, _pop_scope, _affine_range, _enter_trace_scope
+    global _exit_trace_scope, _raise_diagnostic, _new_simulation
+    global _host_request, _host_view, _host_get, _host_set
     if core is None:
         import nki_core as core  # registered by the JS runtime (runtime/runtime.mjs)
     _m = core
-    _fn.clear()
-    for name in _NAMES:
-        fn = getattr(core, name, None)
-        if fn is not None:
-            _fn[name] = fn
-    globals().update({f"_{name}": _fn.get(name, _missing) for name in _NAMES})
+    _op, _new_ctx, _finalize_kernel = core.op, core.new_ctx, core.finalize_kernel
+    _abandon_trace, _nki_ctx, _nki_ctx_or_none = core.abandon_trace, core.nki_ctx, core.nki_ctx_or_none
+    _get_cur_scope, _push_scope, _pop_scope = core.get_cur_scope, core.push_scope, core.pop_scope
+    _affine_range, _enter_trace_scope = core.affine_range, core.enter_trace_scope
+    _exit_trace_scope, _raise_diagnostic = core.exit_trace_scope, core.raise_diagnostic
+    _new_simulation = core.new_simulation
+    # Host arrays (the NumPy stand-in's core-backed storage); absent from a core built without.
+    _host_request = getattr(core, "host_request", _missing)
+    _host_view = getattr(core, "host_view", _missing)
+    _host_get = getattr(core, "host_get", _missing)
+    _host_set = getattr(core, "host_set", _missing)
 
 
 def detach():
     """Forgets the core (before a memory snapshot is taken: it must hold no JS object)."""
-    global _m
+    global _m, _op, _new_ctx, _finalize_kernel, _abandon_trace, _nki_ctx, _nki_ctx_or_none
+    global _get_cur_scope, _push_scope, _pop_scope, _affine_range, _enter_trace_scope
+    global _exit_trace_scope, _raise_diagnostic, _new_simulation
+    global _host_request, _host_view, _host_get, _host_set
     _m = None
-    _fn.clear()
-    globals().update({f"_{name}": _missing for name in _NAMES})
+    _op = _new_ctx = _finalize_kernel = _abandon_trace = _nki_ctx = _nki_ctx_or_none = _missing
+    _get_cur_scope = _push_scope = _pop_scope = _affine_range = _missing
+    _enter_trace_scope = _exit_trace_scope = _raise_diagnostic = _new_simulation = _missing
+    _host_request = _host_view = _host_get = _host_set = _missing
 
 
 def available():
@@ -71,9 +88,9 @@ def available():
     return _m is not None
 
 
-def has(name):
-    """Whether the attached core has the function ``name`` (e.g. ``host_request``)."""
-    return name in _fn
+def has_host_arrays():
+    """Whether the attached core has host arrays (the NumPy stand-in's core-backed storage)."""
+    return _host_request is not _missing
 
 
 def module():
@@ -81,10 +98,6 @@ def module():
     if _m is None:
         raise NkiInternalError(_NOT_LOADED)
     return _m
-
-
-def _missing(*_args):
-    raise NkiInternalError(_NOT_LOADED)
 
 
 def translate(e):
@@ -196,5 +209,3 @@ def raise_diagnostic(name, *args, loc=None):
         raise
     raise NkiInternalError(f"diagnostic {name} did not raise")
 
-
-detach()  # no core until attach(): every request raises NkiInternalError

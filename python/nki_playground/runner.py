@@ -1,5 +1,7 @@
 """Runs a user's script as ``python FILE.py ARGS...`` would, inside the nki-playground runtime
-(the CLI and the page call this), and hands the IR of every kernel it traced to the caller.
+(the CLI and the page call this), and hands what Python owns of the run — the script's
+diagnostics and the simulations' tensors — to the caller. The kernels it traced the caller takes
+from the core's run session directly.
 """
 import builtins
 import json
@@ -15,9 +17,8 @@ from neuronxcc.nki import _frontend, _kernel
 from neuronxcc.nki.compiler.backends.neuron.TraceContext import TraceContext
 
 
-def run_file(path, argv=(), on_trace=None):
-    """Runs the script at ``path`` with ``sys.argv == [path, *argv]``; returns the exit code.
-    ``on_trace`` (optional, a JS function): see run_source."""
+def run_file(path, argv=()):
+    """Runs the script at ``path`` with ``sys.argv == [path, *argv]``; returns the exit code."""
     try:
         with open(path, encoding="utf-8") as f:
             source = f.read()
@@ -25,18 +26,14 @@ def run_file(path, argv=(), on_trace=None):
         sys.stderr.write(f"nki-playground: cannot read {path}: {e.strerror}\n")
         return 2
     folder = os.path.dirname(os.path.abspath(path))
-    return _run(source, path, list(argv), folder, on_trace=on_trace)
+    return _run(source, path, list(argv), folder)
 
 
-def run_source(source, filename="kernel.py", argv=(), on_trace=None):
-    """Runs ``source`` as if it were the file ``filename`` (the browser path).
-
-    ``on_trace``, when given, is called with each new trace's JSON entry (the text of one
-    element of take_traces()' list) as soon as the kernel's trace is finalized, so the page can
-    show the IR while the script goes on (simulating, comparing). One call per new IR."""
+def run_source(source, filename="kernel.py", argv=()):
+    """Runs ``source`` as if it were the file ``filename`` (the browser path)."""
     import linecache
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    return _run(source, filename, list(argv), None, on_trace=on_trace)
+    return _run(source, filename, list(argv), None)
 
 
 def simulate_source(source, filename, kernel, spec_json, blob, grid_json):
@@ -90,31 +87,10 @@ def _pick_kernel(module, name):
     return next(iter(kernels.values()))
 
 
-def _streamer(on_trace):
-    """The per-run record hook: reports a trace once per distinct IR text, take_traces' rule."""
-    seen = set()
-
-    def on_record(t):
-        text = t.text()
-        if text in seen:
-            return
-        seen.add(text)
-        on_trace(_entry_json(t, text, t.simulated))
-    return on_record
-
-
-def _entry_json(t, text, simulated):
-    return '{"kernel":%s,"text":%s,"records":%s,"ir":%s,"simulated":%s}' % (
-        json.dumps(t.kernel_name), json.dumps(text), t.records_json(), t.to_json(),
-        "true" if simulated else "false")
-
-
-def _run(source, filename, argv, folder, after=None, module_name="__main__", on_trace=None):
+def _run(source, filename, argv, folder, after=None, module_name="__main__"):
     np = ensure_numpy()  # scripts `import numpy` before neuronxcc: the real one, else the fallback
     _loc.forget(filename)
     _frontend.forget(filename)
-    _kernel.clear_recorded()
-    _kernel.on_record = _streamer(on_trace) if on_trace is not None else None
     _results.clear()
     restore_warnings = _results.install_warning_hook()
     compare_hook = None
@@ -149,7 +125,6 @@ def _run(source, filename, argv, folder, after=None, module_name="__main__", on_
         _results.error(e, rendered)
         return 1
     finally:
-        _kernel.on_record = None
         restore_warnings()
         if compare_hook is not None:
             compare_hook[0] = None
@@ -163,29 +138,8 @@ def _run(source, filename, argv, folder, after=None, module_name="__main__", on_
 
 
 def take_results():
-    """Everything the last run produced, in one call: ``(json_text, blob)`` where json_text is
-    ``{"traces": [...], "diagnostics": [...], "simulations": [...]}`` and blob the bytes every
-    simulation tensor record points into (``offset``, ``nbytes``). runtime/results.mjs decodes
-    it."""
-    traces = take_traces()
-    text, blob = _results.take()
-    return '{"traces":%s,%s' % (traces, text[1:]), blob
-
-
-def take_traces():
-    """JSON list of {kernel, text, records, ir, simulated} for every kernel traced since the
-    last call; ``simulated`` is true for a trace made to simulate a call (nki.simulate_kernel,
-    a kernel called with arrays). A kernel traced again to the same IR (a kernel called in a
-    loop, an example that traces then simulates the same call) is listed once, simulated only
-    if every copy was."""
-    kept, by_text = [], {}
-    for t in _kernel.recorded:
-        text = t.text()
-        if text in by_text:
-            by_text[text][1] = by_text[text][1] and t.simulated
-            continue
-        by_text[text] = entry = [t, t.simulated, text]
-        kept.append(entry)
-    parts = [_entry_json(t, text, simulated) for t, simulated, text in kept]
-    _kernel.clear_recorded()
-    return "[" + ",".join(parts) + "]"
+    """What Python owns of the last run, in one call: ``(json_text, blob)`` where json_text is
+    ``{"diagnostics": [...], "simulations": [...]}`` and blob the bytes every simulation tensor
+    record points into (``offset``, ``nbytes``). runtime/results.mjs decodes it; the run's
+    traces come from the core's run session (runtime/runtime.mjs)."""
+    return _results.take()

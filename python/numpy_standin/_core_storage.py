@@ -18,7 +18,7 @@ _CORE_TYPES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "i
 
 
 def available():
-    return door.has("host_request")
+    return door.has_host_arrays()
 
 
 def request(obj):

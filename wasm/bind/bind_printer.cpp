@@ -1,31 +1,25 @@
-// The printer's door: a finished kernel's text, line records and JSON form.
+// The printer's door: a finished kernel's text, line records and JSON form, each printed once
+// (run/run_session.h).
 #include "bind_printer.h"
 
 #include <emscripten/bind.h>
 
-#include "printer/printer.h"
-
 namespace nki::bind {
 
 std::string Trace::name() const {
-  return kernel_->name();
+  return printed_->kernel()->name();
 }
 std::string Trace::text() const {
-  return printer::to_text(*kernel_);
+  return printed_->text();
 }
 std::string Trace::records_json() const {
-  printer::RecordSink sink;
-  printer::print_kernel(*kernel_, sink);
-  return printer::records_to_json(sink.records());
+  return printed_->records_json();
 }
 std::string Trace::to_json() const {
-  return printer::to_json(*kernel_);
+  return printed_->json();
 }
 int Trace::instruction_count() const {
-  return static_cast<int>(kernel_->instructions().size());
-}
-int Trace::region_count() const {
-  return static_cast<int>(kernel_->regions().size());
+  return static_cast<int>(printed_->kernel()->instructions().size());
 }
 
 } // namespace nki::bind
@@ -38,6 +32,5 @@ EMSCRIPTEN_BINDINGS(nki_printer) {
       .function("text", &Trace::text)
       .function("records_json", &Trace::records_json)
       .function("to_json", &Trace::to_json)
-      .function("instruction_count", &Trace::instruction_count)
-      .function("region_count", &Trace::region_count);
+      .function("instruction_count", &Trace::instruction_count);
 }

@@ -34,11 +34,11 @@ public:
     return val(emscripten::typed_memory_view(s.n, s.p));
   }
 
-  /// Runs every instance; the run's log as JSON (warnings as {code, text}, prints, counters).
+  /// Runs every instance; the run's log as JSON (Simulator::log_json).
   std::string run() {
     return guard([&] {
       sim_.run();
-      return log_json();
+      return sim_.log_json();
     });
   }
 
@@ -68,26 +68,6 @@ private:
     uint8_t* p = nullptr;
     size_t n = 0;
   };
-
-  std::string log_json() const {
-    const nki::sim::RunLog& log = sim_.log();
-    nki::util::JsonWriter w;
-    w.begin_object().key("warnings").begin_array();
-    for (const nki::sim::RunWarning& rw : log.warnings)
-      w.begin_object().key("code").value(rw.code).key("text").value(rw.text).end_object();
-    w.end_array().key("prints").begin_array();
-    for (const nki::sim::PrintRecord& p : log.prints) {
-      w.begin_object().key("prefix").value(p.prefix).key("shape").int_list(p.shape);
-      w.key("dtype").value(nki::ir::dtype_name(p.dtype)).key("values").begin_array();
-      for (double v : p.values) w.value(v);
-      w.end_array().key("loc").value(p.loc.str()).key("instance").int_list(p.instance);
-      w.end_object();
-    }
-    w.end_array().key("unwritten_reads").value(log.unwritten_reads);
-    w.key("instructions").value(log.instructions);
-    w.key("peak_bytes").value(sim_.peak_bytes()).end_object();
-    return w.take();
-  }
 
   nki::sim::Simulator sim_;
 };

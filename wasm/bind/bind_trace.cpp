@@ -28,11 +28,12 @@ std::string new_ctx(const std::string& opts_json) {
   return guard([&] { return nki::lang::open_trace(Json::parse(opts_json)); });
 }
 
-// end: {} or {"values": [...], "region": id, "loc": [...]} (lang::close_trace).
+// end: {} or {"values": [...], "region": id, "loc": [...], "simulated": bool}
+// (lang::finish_trace: the kernel joins the run session).
 std::shared_ptr<nki::bind::Trace> finalize_kernel(const std::string& end_json) {
   return guard([&] {
     return std::make_shared<nki::bind::Trace>(
-        nki::lang::close_trace(end_json.empty() ? Json() : Json::parse(end_json)));
+        nki::lang::finish_trace(end_json.empty() ? Json() : Json::parse(end_json)));
   });
 }
 

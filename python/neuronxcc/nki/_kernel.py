@@ -15,21 +15,11 @@ from .compiler.backends.neuron.TraceContext import TraceContext, TraceOptions, K
 from .compiler.backends.neuron.nki_ctx import nki_ctx_or_none
 from .typing import TensorType, is_mutable_annotation
 
-#: Traces completed since the last take (read by the CLI / page through _runner.take_traces).
-recorded = []
-#: Called with each new record as it is made, while a run streams its traces (set by _runner
-#: for the run; None: no work at all).
-on_record = None
-
-
-def clear_recorded():
-    for t in recorded:
-        t.close()
-    recorded.clear()
-
-
 class Trace:
-    """A traced kernel's IR. ``str()`` is the IR text; ``to_json()`` the versioned JSON form."""
+    """A traced kernel's IR. ``str()`` is the IR text; ``to_json()`` the versioned JSON form.
+
+    The handle is the core's: the kernel is printed once there (its run session also keeps it
+    for the runtime, which takes a run's traces from the core, not from here)."""
 
     def __init__(self, handle):
         self._h = handle
@@ -55,8 +45,6 @@ class Trace:
 
     def to_json(self):
         """The IR as a JSON string (docs/ir-format.md)."""
-        # Kept: a streamed trace is serialised once for the stream and again for the run's
-        # final list; the IR never changes after finalize.
         if self._json is None:
             self._json = self._handle().to_json()
         return self._json
@@ -117,7 +105,7 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
       grid: the SPMD launch grid (a tuple of ints; () for a plain call).
       args, kwargs: the kernel's arguments.
       options: the kernel's ``nki.jit`` options (``platform_target``, ...).
-      simulated: traced to be simulated (the runner's record says so).
+      simulated: traced to be simulated (the run session's entry says so).
     """
     options = options or {}
     # Output-parameter kernels (the pre-2.20 convention, still run by the SDK 2.26 tutorials
@@ -175,18 +163,11 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
         handle = TraceContext.finalize_kernel({"values": [o._ref() for o in outs],
                                                "region": ctx.opened["region"],
                                                "by_reference": by_reference,
-                                               "loc": opts.loc})
+                                               "loc": opts.loc, "simulated": simulated})
         finalized = True
     finally:
         if not finalized:
             TraceContext.abandon()
-    # The record keeps its own reference to the core's kernel, so a user's close() of the
-    # returned trace cannot pull it from under the runner.
-    record = Trace(handle.clone())
-    record.simulated = simulated
-    recorded.append(record)
-    if on_record is not None:
-        on_record(record)
     t = Trace(handle)
     t.inputs = [(n, bound.arguments[n]) for n in tensor_names]  # what a simulation reads
     return t

@@ -7,7 +7,6 @@ tensor; a view is fetched right before it is used, since memory growth detaches 
 """
 import json
 import math
-import re
 import struct
 import sys
 import time
@@ -193,22 +192,15 @@ def _write_back(trace, inputs, outputs):
     return written
 
 
-_WARNING_RE = re.compile(r"^(?:(.*):(\d+):(\d+): )?warning: (.*)$", re.S)
-
-
 def _report(log, rec):
-    """Warnings (``{code, text}`` from the core) to stderr; ``nl.device_print`` records to
+    """Warnings (``{code, message, file, line, col, text}`` from the core, as data) to stderr as
+    their text; ``nl.device_print`` records to
     stdout as ``prefix value``. Both are also added to the run's simulation record ``rec`` with
     their source positions (and a warning with its code, for the errors page)."""
     for w in log.get("warnings", ()):
-        text = w["text"]
-        print(text, file=sys.stderr)
-        m = _WARNING_RE.match(text)
-        file, line, col, message = (m.group(1), int(m.group(2)) if m.group(2) else None,
-                                    int(m.group(3)) if m.group(3) else None,
-                                    m.group(4)) if m else (None, None, None, text)
-        rec["warnings"].append({"message": message, "file": file, "line": line, "col": col,
-                                "code": w.get("code") or None})
+        print(w["text"], file=sys.stderr)
+        rec["warnings"].append({"message": w["message"], "file": w["file"], "line": w["line"],
+                                "col": w["col"], "code": w.get("code") or None})
     if not log.get("prints"):
         return
     np = ensure_numpy()
