@@ -2,8 +2,9 @@
 the warnings it printed) and simulations (each simulated kernel call's inputs, outputs,
 device_print records, simulator warnings and the script's comparisons against a reference).
 
-The runner clears this at the start of a run and hands it over with ``take()`` at the end: one
-JSON string plus one bytes blob holding every tensor's raw row-major bytes. Python in Pyodide is
+A run's state is one ``Run`` object: the runner makes it at the start of every run (``begin()``)
+and closes it at the end (``take()``: one JSON string plus one bytes blob holding every tensor's
+raw row-major bytes); the functions below record into the current one. Python in Pyodide is
 slow per element, so nothing here looks at elements: the JS side converts the blob to float32
 and computes the statistics (runtime/results.mjs).
 """
@@ -11,33 +12,48 @@ import json
 import re
 import sys
 
-from . import loc as _loc
+from . import arrays, errors as _errors, loc as _loc
 
 #: Tensors with more elements than this carry no data (and no statistics).
 MAX_ELEMENTS = 4 * 1024 * 1024
-_limit = [MAX_ELEMENTS]
-
-diagnostics = []
-simulations = []
-_blob = []          # raw bytes chunks, concatenated by take()
-_blob_size = [0]
-_outputs = []       # (array, tensor record) of every simulation output of this run
 
 
-def clear():
-    diagnostics.clear()
-    simulations.clear()
-    _blob.clear()
-    _blob_size[0] = 0
-    _outputs.clear()
+class Run:
+    """What one run of a script produced besides its text output."""
+
+    __slots__ = ("diagnostics", "simulations", "blob", "blob_size", "outputs", "limit")
+
+    def __init__(self):
+        self.diagnostics = []
+        self.simulations = []
+        self.blob = []        # raw bytes chunks, concatenated by close()
+        self.blob_size = 0
+        self.outputs = []     # (array, tensor record) of every simulation output of this run
+        self.limit = MAX_ELEMENTS
+
+    def close(self):
+        """(JSON text of {diagnostics, simulations}, bytes of every tensor's data)."""
+        text = json.dumps({"diagnostics": self.diagnostics, "simulations": self.simulations},
+                          separators=(",", ":"), allow_nan=False, default=_jsonable)
+        return text, b"".join(self.blob)
+
+
+#: The current run (between runs an empty one, so a record made outside a run is harmless).
+_run = Run()
+
+
+def begin():
+    """Starts a new run (the runner, at the start of every run) and returns it."""
+    global _run
+    _run = Run()
+    return _run
 
 
 def take():
-    """(JSON text of {diagnostics, simulations}, bytes of every tensor's data) and clears."""
-    text = json.dumps({"diagnostics": diagnostics, "simulations": simulations},
-                      separators=(",", ":"), allow_nan=False, default=_jsonable)
-    blob = b"".join(_blob)
-    clear()
+    """Closes the current run: (JSON text of {diagnostics, simulations}, bytes of every
+    tensor's data); a new, empty run is current from then on."""
+    text, blob = _run.close()
+    begin()
     return text, blob
 
 
@@ -74,7 +90,7 @@ def diagnostic(severity, cls, message, rendered, loc=None, code=None):
     """Records one diagnostic; ``loc`` is (file, line, col, end_line, end_col) or shorter."""
     loc = tuple(loc or ()) + (None,) * 5
     file, line, col, end_line, end_col = loc[:5]
-    diagnostics.append({"severity": severity, "file": file, "line": line, "col": col,
+    _run.diagnostics.append({"severity": severity, "file": file, "line": line, "col": col,
                         "end_line": end_line, "end_col": end_col, "class": cls,
                         "message": message, "code": code, "rendered": rendered})
 
@@ -82,7 +98,6 @@ def diagnostic(severity, cls, message, rendered, loc=None, code=None):
 def error(exc, rendered):
     """The diagnostic of the exception that ended the script (``rendered`` is what was
     printed for it)."""
-    from . import errors as _errors
     try:
         loc = _errors.error_location(exc)
     except Exception:  # noqa: BLE001 - a location is a nicety; the error is still reported
@@ -142,7 +157,7 @@ def keeps(shape):
     n = 1
     for s in shape:
         n *= int(s)
-    return n <= _limit[0]
+    return n <= _run.limit
 
 
 def tensor(name, shape, dtype, raw):
@@ -153,19 +168,19 @@ def tensor(name, shape, dtype, raw):
         n *= int(s)
     rec = {"name": name, "shape": [int(s) for s in shape], "dtype": dtype, "size": n,
            "offset": None, "nbytes": 0}
-    if raw is not None and n <= _limit[0]:
+    run = _run
+    if raw is not None and n <= run.limit:
         data = bytes(raw)
-        rec["offset"], rec["nbytes"] = _blob_size[0], len(data)
-        _blob.append(data)
-        _blob_size[0] += len(data)
+        rec["offset"], rec["nbytes"] = run.blob_size, len(data)
+        run.blob.append(data)
+        run.blob_size += len(data)
     return rec
 
 
 def array_tensor(name, arr):
     """The tensor record of a host array (real NumPy or the fallback's)."""
-    from neuronxcc.nki import _dtypes, _simulate
-    dtype = _dtypes.name_of(arr.dtype)
-    raw = _simulate.to_bytes(arr, dtype) if keeps(arr.shape) else None
+    dtype = arrays.dtype_name(arr.dtype)
+    raw = arrays.to_bytes(arr, dtype) if keeps(arr.shape) else None
     return tensor(name, tuple(arr.shape), dtype, raw)
 
 
@@ -173,10 +188,10 @@ class unlimited_data:
     """Within: tensors keep their data at any size (runtime.simulate() returns outputs whole)."""
 
     def __enter__(self):
-        _limit[0] = 1 << 62
+        _run.limit = 1 << 62
 
     def __exit__(self, *exc):
-        _limit[0] = MAX_ELEMENTS
+        _run.limit = MAX_ELEMENTS
 
 
 # --- simulations ---------------------------------------------------------------------------
@@ -185,35 +200,36 @@ def simulation(kernel):
     """A new simulation record (filled by ``_simulate.run``)."""
     rec = {"kernel": kernel, "inputs": [], "outputs": [], "prints": [], "warnings": [],
            "comparisons": []}
-    simulations.append(rec)
+    _run.simulations.append(rec)
     return rec
 
 
 def output_array(arr, rec):
     """Remembers that ``arr`` holds a simulation's output (comparisons look for it)."""
-    _outputs.append((arr, rec))
+    _run.outputs.append((arr, rec))
 
 
 def _output_record(x):
     """The output tensor record ``x`` is (or is a view of), else None."""
     store = getattr(x, "_store", None)
-    for arr, rec in reversed(_outputs):
+    for arr, rec in reversed(_run.outputs):
         if x is arr or (store is not None and store is getattr(arr, "_store", None)):
             return rec
     return None
 
 
 def _simulation_of(out_rec):
-    for sim in simulations:
+    sims = _run.simulations
+    for sim in sims:
         if any(o is out_rec for o in sim["outputs"]):
             return sim
-    return simulations[-1] if simulations else None
+    return sims[-1] if sims else None
 
 
 def comparison(a, b, ok):
     """Records ``np.allclose(a, b)``-style call whose answer was ``ok`` when either side is a
     simulation output of this run. The output side is "actual" (the first when both are)."""
-    if not _outputs:
+    if not _run.outputs:
         return
     ra, rb = _output_record(a), _output_record(b)
     if ra is None and rb is None:

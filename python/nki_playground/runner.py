@@ -9,12 +9,41 @@ import os
 import sys
 import types
 
-from . import errors as _errors, loc as _loc, results as _results
+from . import arrays, errors as _errors, loc as _loc, results as _results
 from .standins import ensure_numpy, is_fallback
-# The Beta 1 front end's hooks (an upward import until the runner calls front ends through the
-# run's hooks).
-from neuronxcc.nki import _frontend, _kernel
-from neuronxcc.nki.compiler.backends.neuron.TraceContext import TraceContext
+
+
+class FrontEnd:
+    """What a front end tells the runner about itself (``register_front_end``)."""
+
+    __slots__ = ("name", "forget", "abandon", "kernel_types", "as_kernel", "simulate")
+
+    def __init__(self, name, forget, abandon, kernel_types, as_kernel, simulate):
+        self.name, self.forget, self.abandon = name, forget, abandon
+        self.kernel_types, self.as_kernel, self.simulate = tuple(kernel_types), as_kernel, simulate
+
+
+#: The front ends imported so far, in import order (each registers itself at import).
+FRONT_ENDS = []
+
+
+def register_front_end(name, *, forget=None, abandon=None, kernel_types=(), as_kernel=None,
+                       simulate=None):
+    """How a front end (``neuronxcc.nki``, ``nki``) joins the runner; called by its package at
+    import, so the runner imports no front end.
+
+    Args:
+      name: the package, e.g. "neuronxcc.nki".
+      forget: ``forget(filename)`` drops what the front end cached about a file of that name
+        (every run starts from new source).
+      abandon: ``abandon()`` closes a trace a run left open (only a bug can); the next run
+        starts clean.
+      kernel_types: the classes of its kernels (``runtime.simulate()`` picks one).
+      as_kernel: ``as_kernel(fn)`` makes a plain function one of its kernels.
+      simulate: ``simulate(kernel, grid, args, kwargs)`` runs a kernel on the simulator.
+    """
+    FRONT_ENDS[:] = [f for f in FRONT_ENDS if f.name != name]
+    FRONT_ENDS.append(FrontEnd(name, forget, abandon, kernel_types, as_kernel, simulate))
 
 
 def run_file(path, argv=()):
@@ -54,48 +83,68 @@ def simulate_source(source, filename, kernel, spec_json, blob, grid_json):
     raw = blob.to_bytes() if hasattr(blob, "to_bytes") else bytes(blob)
 
     def after(module):
-        from neuronxcc.nki import _simulate
-        target = _pick_kernel(module, kernel)
+        front_end, target = _pick_kernel(module, kernel)
         args, kwargs = [], {}
         for item in spec:
             if "scalar" in item:
                 value = item["scalar"]
             else:
                 data = raw[item["offset"]:item["offset"] + item["nbytes"]]
-                value = _simulate.from_bytes(data, item["dtype"], tuple(item["shape"]))
+                value = arrays.from_bytes(data, item["dtype"], tuple(item["shape"]))
             if item.get("name") is None:
                 args.append(value)
             else:
                 kwargs[item["name"]] = value
         with _results.unlimited_data():
-            _kernel.simulate_kernel(target[grid] if grid else target, *args, **kwargs)
+            front_end.simulate(target, grid, args, kwargs)
     return _run(source, filename, [], None, after=after, module_name="__nki_simulate__")
 
 
+def _front_end_of(value):
+    for fe in FRONT_ENDS:
+        if fe.kernel_types and isinstance(value, fe.kernel_types):
+            return fe
+    return None
+
+
+def _default_front_end():
+    if not FRONT_ENDS:
+        raise ValueError("simulate: the script imports no NKI front end (neuronxcc.nki)")
+    return FRONT_ENDS[0]
+
+
 def _pick_kernel(module, name):
-    kernels = {k: v for k, v in vars(module).items() if isinstance(v, _kernel.Kernel)}
+    """(front end, kernel) of the script's kernel ``name`` (or of its only kernel)."""
+    kernels = {k: v for k, v in vars(module).items() if _front_end_of(v) is not None}
     if name:
         found = vars(module).get(name)
-        if isinstance(found, _kernel.Kernel) or (callable(found) and hasattr(found, "__code__")):
-            return found if isinstance(found, _kernel.Kernel) else _kernel.Kernel(found)
+        fe = _front_end_of(found)
+        if fe is not None:
+            return fe, found
+        if callable(found) and hasattr(found, "__code__"):
+            fe = _default_front_end()
+            return fe, fe.as_kernel(found)
         raise ValueError(f"simulate: the script has no kernel named '{name}'; its @nki.jit "
                          f"kernels: {', '.join(sorted(kernels)) or 'none'}")
     if len(kernels) != 1:
         raise ValueError("simulate: " + ("the script defines no @nki.jit kernel" if not kernels
                          else "the script defines several @nki.jit kernels ("
                          + ", ".join(sorted(kernels)) + "); pick one with {kernel: name}"))
-    return next(iter(kernels.values()))
+    found = next(iter(kernels.values()))
+    return _front_end_of(found), found
 
 
 def _run(source, filename, argv, folder, after=None, module_name="__main__"):
     np = ensure_numpy()  # scripts `import numpy` before neuronxcc: the real one, else the fallback
     _loc.forget(filename)
-    _frontend.forget(filename)
-    _results.clear()
+    for fe in FRONT_ENDS:
+        if fe.forget is not None:
+            fe.forget(filename)
+    _results.begin()
     restore_warnings = _results.install_warning_hook()
     compare_hook = None
     if is_fallback(np):  # comparisons against simulated outputs (real NumPy: not hooked)
-        from numpy_standin import _testing
+        from numpy_standin import _testing  # the stand-in's hook (a real NumPy has none)
         compare_hook = _testing.on_compare
         compare_hook[0] = _results.comparison
     saved_argv, saved_path, saved_main = sys.argv, list(sys.path), sys.modules.get("__main__")
@@ -128,8 +177,9 @@ def _run(source, filename, argv, folder, after=None, module_name="__main__"):
         restore_warnings()
         if compare_hook is not None:
             compare_hook[0] = None
-        if TraceContext.global_ctx is not None:  # a trace can only be left open by a bug
-            TraceContext.abandon()
+        for fe in FRONT_ENDS:  # a trace can only be left open by a bug
+            if fe.abandon is not None:
+                fe.abandon()
         sys.stdout.flush()
         sys.stderr.flush()
         sys.argv, sys.path[:] = saved_argv, saved_path

@@ -30,10 +30,10 @@ def ensure_numpy():
         # the fallback's names are the only ones.
         for name in [n for n in sys.modules if n == "numpy" or n.startswith("numpy.")]:
             del sys.modules[name]
-    from numpy_standin import install
-    numpy = install()
+    from numpy_standin import install  # only when the real NumPy is absent
+    standin = install()
     _ensure_scipy()
-    return numpy
+    return standin
 
 
 def _ensure_scipy():
@@ -46,5 +46,5 @@ def _ensure_scipy():
     except ImportError:
         for name in [n for n in sys.modules if n == "scipy" or n.startswith("scipy.")]:
             del sys.modules[name]
-        from numpy_standin._scipy import install
+        from numpy_standin._scipy import install  # only when the real SciPy is absent
         install()

@@ -1,13 +1,13 @@
 """Arrays as bytes: the raw row-major bytes of an array (``tobytes``, ``frombuffer``), the
 bytes the simulator exchanges with kernels, and ``.npy`` files (``np.load`` / ``np.save``).
 """
-import math
 import struct
 
-from . import _dtypes as D
-from ._ndarray import from_values, ndarray
+from nki_playground import dtype_values
 
-_NKI_ONLY = ("bfloat16", "float8_e4m3", "float8_e5m2", "tfloat32")
+from . import _dtypes as D
+
+_NKI_ONLY = dtype_values.NKI_ONLY
 
 
 def _code(dt):
@@ -25,22 +25,6 @@ def to_bytes(arr):
     return struct.pack(f"<{len(values)}{_code(arr.dtype)}", *values)
 
 
-def _fp8(exp_bits, man_bits):
-    bias = (1 << (exp_bits - 1)) - 1
-    table = []
-    for code in range(256):
-        sign = -1.0 if (code >> (exp_bits + man_bits)) & 1 else 1.0
-        e = (code >> man_bits) & ((1 << exp_bits) - 1)
-        m = code & ((1 << man_bits) - 1)
-        if e == (1 << exp_bits) - 1:
-            table.append(math.nan if m else sign * math.inf)
-        elif e == 0:
-            table.append(sign * math.ldexp(m, 1 - bias - man_bits))
-        else:
-            table.append(sign * math.ldexp((1 << man_bits) + m, e - bias - man_bits))
-    return table
-
-
 def from_bytes(raw, name, shape):
     """A new array of shape ``shape`` over ``raw`` holding elements of NKI or NumPy dtype
     ``name``. NKI-only float types (bfloat16, float8, tfloat32) have no dtype here: their
@@ -50,14 +34,7 @@ def from_bytes(raw, name, shape):
     for s in shape:
         n *= s
     if name in _NKI_ONLY:
-        if name == "bfloat16":
-            halves = struct.unpack(f"<{n}H", raw)
-            vals = struct.unpack(f"<{n}f", struct.pack(f"<{n}I", *(h << 16 for h in halves)))
-        elif name == "tfloat32":
-            vals = struct.unpack(f"<{n}f", raw)
-        else:
-            table = _fp8(4, 3) if name == "float8_e4m3" else _fp8(5, 2)
-            vals = [table[b] for b in raw]
+        vals = dtype_values.decode(raw, name)
         return frombuffer(struct.pack(f"<{n}f", *vals), D.FLOAT32).reshape(shape)
     dt = D.dtype("bool" if name == "bool_" else name)
     return frombuffer(raw, dt).reshape(shape)

@@ -9,7 +9,10 @@ from nki_playground import door as _core, loc as _loc
 from ._index import IndexExpr, Predicate
 from ._scalar import RuntimeScalar, ScalarCondition
 from ._tensor import NkiTensor
-from .compiler.backends.neuron.TraceContext import TraceContext, FunctionScope
+from .compiler.backends.neuron.TraceContext import FunctionScope
+from .compiler.backends.neuron.nki_ctx import nki_ctx_or_none
+from . import language as nl
+from .language._movement import check_annotation
 
 
 class _DynamicRange:
@@ -23,7 +26,7 @@ class _DynamicRange:
         self.name = _loc.bound_name(loc)
 
     def __iter__(self):
-        ctx = TraceContext.global_ctx
+        ctx = nki_ctx_or_none()
         reply = ctx.builder.op({"op": "dynamic_range", "trip": self.scalar.tile._ref(),
                                 "name": self.name, "loc": self.loc})
         loop, alloc = reply["loop"], reply["alloc"]
@@ -90,7 +93,7 @@ class Runtime:
         self._open = []
 
     def stmt(self, name_and_loc):
-        ctx = TraceContext.global_ctx
+        ctx = nki_ctx_or_none()
         if ctx is not None:
             ctx.builder.pending_stmt = name_and_loc
 
@@ -117,12 +120,12 @@ class Runtime:
 
     def if_(self, c, loc):
         if isinstance(c, Predicate):
-            return TraceContext.global_ctx.if_scope(c.to_json(), loc=list(loc))
+            return nki_ctx_or_none().if_scope(c.to_json(), loc=list(loc))
         return _NO_SCOPE
 
     def else_(self, c, loc):
         if isinstance(c, Predicate):
-            return TraceContext.global_ctx.if_scope(c.to_json(), is_else=True, loc=list(loc))
+            return nki_ctx_or_none().if_scope(c.to_json(), is_else=True, loc=list(loc))
         return _NO_SCOPE
 
     def open(self, scope):
@@ -150,7 +153,7 @@ class Runtime:
             if not value.const or name is None:
                 _core.raise_diagnostic("err_while_loop_requires_unconditional_entry",
                                        loc=test_loc)
-            return _While(TraceContext.global_ctx, name, list(loc))
+            return _While(nki_ctx_or_none(), name, list(loc))
         if isinstance(value, (Predicate, IndexExpr)) and not (
                 isinstance(value, IndexExpr) and not value.terms):
             _core.raise_diagnostic("err_predicate_truth_value", loc=test_loc)
@@ -163,23 +166,18 @@ class Runtime:
                 _core.raise_diagnostic("err_not_supported_yet",
                                        "range() with a run-time bound other than range(scalar(t))")
             return _DynamicRange(args[0], _loc.caller())
-        from . import language as nl
         return nl.sequential_range(*args)
 
     # --- calls ---------------------------------------------------------------------------------
     def call(self, f, *args, **kwargs):
-        from ._kernel import Kernel, GriddedKernel
-        if isinstance(f, Kernel):
-            return self._inline(f.func, args, kwargs, keep=True)
-        if isinstance(f, GriddedKernel):
-            _core.raise_diagnostic("err_nested_kernel_with_spmd_grid", f.kernel.func.__name__,
-                                   ",".join(str(g) for g in f.grid))
+        # A kernel (``@nki.jit``, or gridded) called here is handled by its own __call__: inline
+        # in a FunctionScope, or NKI's nested-grid error.
         if _frontend._is_user_function(f):
             return self._inline(f, args, kwargs, keep=False)
         return f(*args, **kwargs)
 
     def _inline(self, func, args, kwargs, keep):
-        ctx = TraceContext.global_ctx
+        ctx = nki_ctx_or_none()
         if ctx is None:
             return func(*args, **kwargs)
         body = _frontend.transformed(func, self)
@@ -193,13 +191,12 @@ class Runtime:
     # --- assignment ----------------------------------------------------------------------------
     def annotated(self, value, annotation):
         """``x: nt.tensor[...] = value``: the value's shape is checked against the annotation."""
-        from .language._movement import check_annotation
         return check_annotation(value, annotation)
 
     def bind(self, name, local_vars, new):
         old = local_vars.get(name)
         if isinstance(old, NkiTensor) and isinstance(new, NkiTensor) and old._t != new._t:
-            ctx = TraceContext.global_ctx
+            ctx = nki_ctx_or_none()
             if ctx is not None:  # the core decides whether `old` belongs to an enclosing block
                 ctx.builder.op({"op": "warn_shadow", "t": old._ref(), "name": name,
                                 "loc": _loc.caller()})

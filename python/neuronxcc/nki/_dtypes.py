@@ -6,6 +6,8 @@ or nki-playground's trace-time fallback), so harness code can write
 ``DType`` objects. Any spelling — NumPy types and dtypes, ``DType``, strings — is accepted
 wherever a dtype is.
 """
+from nki_playground.arrays import dtype_name
+from nki_playground.standins import ensure_numpy
 
 
 class DType:
@@ -52,7 +54,6 @@ float16 = _make("float16", 2)
 tfloat32 = _make("tfloat32", 4)
 float32 = _make("float32", 4)
 
-_ALIASES = {"bool": "bool_", "float8_e4m3fn": "float8_e4m3", "float8_e5m2fn": "float8_e5m2"}
 
 
 def name_of(dtype):
@@ -60,15 +61,7 @@ def name_of(dtype):
     (the core raises NKI's unsupported-dtype error for them)."""
     if isinstance(dtype, DType):
         return dtype.name
-    if isinstance(dtype, str):
-        return _ALIASES.get(dtype, dtype)
-    if isinstance(dtype, type):
-        name = getattr(dtype, "__name__", None)  # np.float32 (a type)
-    else:
-        name = getattr(dtype, "name", None)  # np.dtype
-    if isinstance(name, str):
-        return _ALIASES.get(name, name)
-    raise TypeError(f"not a dtype: {dtype!r}")
+    return dtype_name(dtype)  # strings, NumPy types and dtypes
 
 
 def lookup(name):
@@ -77,7 +70,6 @@ def lookup(name):
 
 
 def _numpy_types():
-    from nki_playground.standins import ensure_numpy
     np = ensure_numpy()
     public = {}
     for name in ("uint8", "int8", "uint16", "int16", "uint32", "int32", "float16", "float32",

@@ -6,6 +6,7 @@ arithmetic), ``(128, 1)`` for ``nl.arange(128)[:, None]``. Arange terms are keye
 of that shape they vary along; shapes broadcast right-aligned as NumPy's do.
 """
 
+from nki_playground.door import raise_diagnostic
 from nki_playground.errors import coded
 
 
@@ -139,7 +140,6 @@ class IndexExpr:
 
     def __setitem__(self, key, value):
         """NKI's `index` tensors are read-only (``nisa.iota`` makes a tile that is not)."""
-        from nki_playground.door import raise_diagnostic
         raise_diagnostic("err_cannot_assign_to_index")
 
     def __getitem__(self, key):
@@ -230,13 +230,11 @@ class Predicate:
     __rand__ = __and__
 
     def __or__(self, other):
-        from nki_playground.door import raise_diagnostic
         raise_diagnostic("err_logic_or_not_supported", "mask")
 
     __ror__ = __or__
 
     def __bool__(self):
-        from nki_playground.door import raise_diagnostic
         raise_diagnostic("err_predicate_truth_value")
 
     def to_json(self):

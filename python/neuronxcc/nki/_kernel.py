@@ -8,8 +8,10 @@ variables, record the returned tensors as outputs and finalize. Every exit path 
 import inspect
 import json
 
-from . import _dtypes, _frontend
-from nki_playground import door as _core, loc as _loc
+from . import _dtypes, _frontend, _simulate
+from ._control import RUNTIME
+from .language import _grid_dim
+from nki_playground import door as _core
 from ._tensor import NkiTensor
 from .compiler.backends.neuron.TraceContext import TraceContext, TraceOptions, KernelScope
 from .compiler.backends.neuron.nki_ctx import nki_ctx_or_none
@@ -145,7 +147,6 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
         for pname, reply in zip(tensor_names, ctx.opened["params"]):
             call_args[pname] = NkiTensor(reply)
         a, kw = _rebind(sig, call_args)
-        from ._control import RUNTIME
         body = _frontend.transformed(func, RUNTIME)
         ctx.trace_scope = KernelScope(None, f"{name}@{opts.loc[0]}:{opts.loc[1]}"
                                       if opts.loc else name, name)
@@ -222,7 +223,6 @@ class Kernel:
         self.__wrapped__ = func
 
     def __getitem__(self, grid):
-        from .language import _grid_dim
         if not isinstance(grid, tuple):
             grid = (grid,)
         sizes, cores = zip(*(_grid_dim(g) for g in grid)) if grid else ((), ())
@@ -231,14 +231,12 @@ class Kernel:
     def __call__(self, *args, **kwargs):
         if nki_ctx_or_none() is not None:
             # A kernel called from inside another kernel is traced inline (a FunctionScope).
-            from ._control import RUNTIME
             return RUNTIME._inline(self.func, args, kwargs, keep=True)
         return self._run((), args, kwargs)
 
     def _run(self, grid, args, kwargs):
         """Runs the kernel on data: every mode simulates (there is no Neuron device here); the
         modes that would use a device say so once."""
-        from . import _simulate
         t = trace(self.func, grid, args, kwargs, self.options, simulated=True)
         try:
             if self.mode not in ("simulation", "trace"):
@@ -309,7 +307,6 @@ def simulate_kernel(kernel, *args, **kwargs):
     Returns:
       the kernel's output array, or a tuple of them.
     """
-    from . import _simulate
     grid = ()
     if isinstance(kernel, GriddedKernel):
         grid, kernel = kernel.grid, kernel.kernel

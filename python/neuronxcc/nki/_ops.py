@@ -5,6 +5,7 @@ keyword arguments as attributes, and let the core check legality and build the I
 """
 from . import _dtypes
 from nki_playground import loc as _loc
+from nki_playground.door import raise_diagnostic
 from ._index import IndexExpr, Predicate, remap_grid_mask
 from ._tensor import NkiTensor, _operand
 from .compiler.backends.neuron.nki_ctx import nki_ctx
@@ -34,7 +35,6 @@ def mask_json(mask):
         return mask.to_json()
     if mask is True:
         return None
-    from nki_playground.door import raise_diagnostic
     raise_diagnostic("err_unsupported_expression_in_mask")
 
 

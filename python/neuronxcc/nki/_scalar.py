@@ -2,6 +2,8 @@
 control flow NKI has — ``for _ in range(scalar(t))`` (a dynamic trip count) and the do-while
 ``while cond:`` loop whose condition is a scalar comparison set by the loop's last statement.
 """
+from nki_playground.door import raise_diagnostic
+
 from ._tensor import NkiTensor
 
 _OPS = ("<", "<=", ">", ">=", "==", "!=")
@@ -44,11 +46,9 @@ class RuntimeScalar:
     __hash__ = object.__hash__
 
     def __bool__(self):
-        from nki_playground.door import raise_diagnostic
         raise_diagnostic("err_dynamic_control_flow_not_supported")
 
     def __index__(self):
-        from nki_playground.door import raise_diagnostic
         raise_diagnostic("err_dynamic_control_flow_not_supported")
 
     def __repr__(self):
@@ -64,7 +64,6 @@ class ScalarCondition:
         self.scalar, self.op, self.rhs = scalar, op, rhs
 
     def __bool__(self):
-        from nki_playground.door import raise_diagnostic
         raise_diagnostic("err_dynamic_control_flow_not_supported")
 
     def __repr__(self):

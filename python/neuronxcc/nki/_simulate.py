@@ -6,15 +6,16 @@ fallback otherwise. Bulk data crosses into wasm memory through typed-array views
 tensor; a view is fetched right before it is used, since memory growth detaches earlier ones.
 """
 import json
-import math
-import struct
 import sys
 import time
 
 from . import _dtypes
 from nki_playground import door as _core, results as _results
-from nki_playground.standins import ensure_numpy, is_fallback
+from nki_playground.arrays import from_bytes, to_bytes  # noqa: F401  (the runner's from_bytes)
+from nki_playground.arrays import _numpy_dtype
+from nki_playground.standins import ensure_numpy
 from nki_playground.errors import coded
+from .typing import TensorType
 
 _said = set()
 
@@ -38,65 +39,6 @@ def _call(fn, *args):
         raise _core.translate(e) from None
 
 
-# --- arrays <-> bytes ---------------------------------------------------------------------------
-
-def _fp8_table(exp_bits, man_bits):
-    bias = (1 << (exp_bits - 1)) - 1
-    out = []
-    for code in range(256):
-        sign = -1.0 if code >> (exp_bits + man_bits) & 1 else 1.0
-        e = (code >> man_bits) & ((1 << exp_bits) - 1)
-        m = code & ((1 << man_bits) - 1)
-        if e == (1 << exp_bits) - 1:
-            out.append(math.nan if m else sign * math.inf)
-        elif e == 0:
-            out.append(sign * math.ldexp(m, 1 - bias - man_bits))
-        else:
-            out.append(sign * math.ldexp((1 << man_bits) + m, e - bias - man_bits))
-    return out
-
-
-def _decode_to_float32(raw, dtype_name):
-    """Values of NKI-only dtypes (no NumPy type here) as Python floats."""
-    if dtype_name == "bfloat16":
-        n = len(raw) // 2
-        halves = struct.unpack(f"<{n}H", raw)
-        return list(struct.unpack(f"<{n}f", struct.pack(f"<{n}I", *(h << 16 for h in halves))))
-    if dtype_name == "tfloat32":
-        return list(struct.unpack(f"<{len(raw) // 4}f", raw))
-    table = _fp8_table(4, 3) if dtype_name == "float8_e4m3" else _fp8_table(5, 2)
-    return [table[b] for b in raw]
-
-
-def _numpy_dtype(np, name):
-    try:
-        return np.dtype("bool" if name == "bool_" else name)
-    except TypeError:
-        return None
-
-
-def to_bytes(arr, name):
-    """The bytes of array ``arr`` (row-major) for a parameter of NKI dtype ``name``."""
-    np = ensure_numpy()
-    if is_fallback(np):
-        from numpy_standin import _io
-        return _io.to_bytes(arr)
-    a = np.ascontiguousarray(arr)
-    return memoryview(a.reshape(-1).view(np.uint8))
-
-
-def from_bytes(raw, name, shape):
-    """An array of NKI dtype ``name`` and ``shape`` over the bytes ``raw`` (copied)."""
-    np = ensure_numpy()
-    if is_fallback(np):
-        from numpy_standin import _io
-        return _io.from_bytes(raw, name, shape)
-    dt = _numpy_dtype(np, "float32" if name == "tfloat32" else name)
-    if dt is None:
-        return np.array(_decode_to_float32(bytes(raw), name), dtype=np.float32).reshape(shape)
-    return np.frombuffer(bytes(raw), dtype=dt).reshape(shape).copy()
-
-
 # --- one run -----------------------------------------------------------------------------------
 
 class Run:
@@ -118,7 +60,6 @@ def run(trace, inputs, options=None, zero_placeholders=False):
       zero_placeholders: fill placeholder inputs with zeros (``nki.benchmark``) instead of
         raising.
     """
-    from .typing import TensorType
     options = options or {}
     target = str(options.get("platform_target") or "trn1")
     sim = _core.new_simulation(trace._handle(), json.dumps({"target": target}))

@@ -12,6 +12,16 @@ from .compiler.backends.neuron.nki_ctx import nki_ctx
 from nki_playground.errors import coded
 
 
+#: The language families the operators and methods call ({"math": ..., "movement": ...}).
+_LANGUAGE = {}
+
+
+def install_language(math, movement):
+    """Called by ``neuronxcc.nki.language`` at import: the modules implementing the operators
+    and tensor methods of ``NkiTensor``."""
+    _LANGUAGE.update(math=math, movement=movement)
+
+
 class NkiTensor:
     """A tensor or tile during tracing (``nki.tensor`` in NKI's docs).
 
@@ -171,14 +181,14 @@ class NkiTensor:
         return _binary("divide", "divide", other, self)
 
     # The rest of the operators and the tensor methods are implemented by the language
-    # families (language/_math.py, language/_movement.py); imported lazily (import cycles).
+    # families (language/_math.py, language/_movement.py), which ``language`` installs when it
+    # is imported (install_language), as JAX installs its array methods: this module does not
+    # import the language.
     def _math(self):
-        from .language import _math
-        return _math
+        return _LANGUAGE["math"]
 
     def _movement(self):
-        from .language import _movement
-        return _movement
+        return _LANGUAGE["movement"]
 
     def __lt__(self, other):
         return self._math().tile_binary("less", self, other)

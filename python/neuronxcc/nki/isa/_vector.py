@@ -7,8 +7,8 @@ messages and the IR live there (docs/ops/math.md). Operators (``op=``, ``op0=``,
 from enum import IntEnum
 
 from .. import _ops
-from ..compiler.backends.neuron.nki_ctx import nki_ctx_or_none
 from ..language._math import fp32  # noqa: F401  (nisa.fp32.min)
+from ._target import get_nc_version, nc_version, reduce_cmd  # noqa: F401
 
 
 class engine(IntEnum):
@@ -38,30 +38,6 @@ scalar_engine = engine.scalar
 gpsimd_engine = engine.gpsimd
 unknown_engine = engine.unknown
 dma_engine = _DmaEngine()
-
-
-class reduce_cmd(IntEnum):
-    """What an instruction does with its engine's accumulator registers."""
-
-    idle = 0
-    reset = 1
-    reset_reduce = 3
-    reduce = 2
-
-
-class nc_version(IntEnum):
-    """NeuronCore generation: gen2 is Trn1/Inf2, gen3 Trn2."""
-
-    gen2 = 2
-    gen3 = 3
-
-
-def get_nc_version():
-    """The ``nc_version`` of the current target: gen2 (trn1) unless the kernel's trace options
-    name trn2 (``platform_target``)."""
-    ctx = nki_ctx_or_none()
-    target = getattr(getattr(ctx, "opts", None), "platform_target", None)
-    return nc_version.gen3 if target in ("trn2", "trn3", "gen3") else nc_version.gen2
 
 
 def _target():
@@ -176,11 +152,8 @@ def dropout(data, prob, *, mask=None, dtype=None, **kwargs):
     return _ops.call("dropout", [("data", data), ("prob", prob)], dtype=dtype, mask=mask)
 
 
-from ._vector_reduce import *  # noqa: E402,F401,F403
-from ._vector_reduce import __all__ as _MORE  # noqa: E402
-
 __all__ = ["engine", "tensor_engine", "vector_engine", "scalar_engine", "gpsimd_engine",
            "dma_engine", "unknown_engine", "reduce_cmd", "nc_version", "get_nc_version", "fp32",
            "activation", "activation_reduce", "tensor_tensor", "tensor_scalar",
            "scalar_tensor_tensor", "tensor_scalar_reduce", "reciprocal", "iota", "memset",
-           "dropout"] + list(_MORE)
+           "dropout"]

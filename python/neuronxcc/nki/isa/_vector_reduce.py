@@ -1,8 +1,7 @@
-"""nki.isa reductions, scans, statistics, selections and search instructions (re-exported by
-``_vector``). Thin wrappers: the core checks and lowers them (docs/ops/math.md)."""
+"""nki.isa reductions, scans, statistics, selections and search instructions. Thin wrappers: the core checks and lowers them (docs/ops/math.md)."""
 from .. import _ops
 from ..language._math import fp32
-from ._vector import get_nc_version, reduce_cmd as _reduce_cmd  # (defined before this import)
+from ._target import get_nc_version, reduce_cmd as _reduce_cmd
 
 __all__ = ["tensor_reduce", "tensor_partition_reduce", "tensor_tensor_scan", "bn_stats",
            "bn_aggr", "affine_select", "range_select", "select_reduce", "tensor_copy_predicated",

@@ -7,7 +7,8 @@ import builtins as _builtins
 
 from .. import _dtypes
 from nki_playground import loc as _loc
-from .._dtypes import (bool_, uint8, int8, uint16, int16, uint32, int32, float8_e4m3,
+from nki_playground.door import raise_diagnostic
+from .._dtypes import (bool_, uint8, int8, uint16, int16, uint32, int32, float8_e4m3,  # noqa: F401
                        float8_e5m2, bfloat16, float16, tfloat32, float32)
 from .._index import IndexExpr, arange as _arange, mgrid, ds  # noqa: F401
 from .._tensor import NkiTensor as tensor
@@ -82,7 +83,7 @@ def _create(api, shape, dtype, buffer, name, init):
         req["init"] = init
     t = tensor(ctx.builder.op(req))
     if hasattr(buffer, "_nki_allocation"):  # direct allocation: ncc.sbuf.mod_alloc(...) & co.
-        from ._movement import record_allocation
+        from ._movement import record_allocation  # a family of this package, imported below
         record_allocation(t, buffer, dims, pdim, dtype)
     return t
 
@@ -132,7 +133,6 @@ def program_id(axis):
     rank = len(nki_ctx().opts.grid)
     limit = _builtins.max(rank, 1)  # this module's own `max` is nl.max (from ._math)
     if isinstance(axis, bool) or not isinstance(axis, int) or not 0 <= axis < limit:
-        from nki_playground.door import raise_diagnostic
         raise_diagnostic("err_program_id_axis", axis, rank)
     return IndexExpr(0, {("P", axis): 1}) if rank else IndexExpr(0)
 
@@ -314,3 +314,7 @@ def divide(x, y, *, dtype=None, mask=None, **kwargs):
 from ._math import *  # noqa: E402,F401,F403
 from ._movement import *  # noqa: E402,F401,F403
 from ._debug import device_print  # noqa: E402,F401
+from .. import _tensor as _tensor_module  # noqa: E402
+from . import _math as _math_family, _movement as _movement_family  # noqa: E402
+
+_tensor_module.install_language(_math_family, _movement_family)

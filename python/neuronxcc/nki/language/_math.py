@@ -191,14 +191,14 @@ def _f32_bits(bits):
 class fp32:
     """FP32 constants: ``min`` is the bit pattern 0xff7fffff (the most negative float32)."""
 
-    min = _f32_bits(0xff7fffff)
+    min = _f32_bits(0xff7fffff)  # noqa: F811  (a class attribute, not nl.min)
 
 
 class bfp16:
     """BFLOAT16 constants: ``min`` is the bit pattern 0xff80 NKI documents (read as a float, it
     is -inf: bf16 0xff80 has an all-ones exponent)."""
 
-    min = _f32_bits(0xff800000)
+    min = _f32_bits(0xff800000)  # noqa: F811  (a class attribute, not nl.min)
 
 
 class _FInfo:

@@ -8,6 +8,7 @@ ops_constants.cpp; opcodes in docs/ops/movement.md). The ``tensor_*`` functions 
 from .. import _dtypes, _ops
 from .._index import IndexExpr
 from .._tensor import NkiTensor
+from ..typing import TensorType
 
 __all__ = ["matmul", "transpose", "copy", "load_transpose2d", "broadcast_to", "expand_dims",
            "atomic_rmw", "gather_flattened", "shared_constant", "shared_identity_matrix",
@@ -277,7 +278,6 @@ def tensor_assert_shape(t, shape):
 
 def check_annotation(value, annotation):
     """``x: nt.tensor[128, 512] = ...``: NKI checks a tensor's shape against its annotation."""
-    from ..typing import TensorType
     if isinstance(value, NkiTensor) and isinstance(annotation, TensorType):
         _ops.call("assert_shape", [("x", value)],
                   attrs={"shape": _ints(annotation.shape), "annotation": True})

@@ -5,12 +5,12 @@ It owns ``.builder`` (the door to the core's IR builder: one call per op) and ex
 ``affine_range`` is a generator: it opens a LoopScope holding an AllocationScope, yields one
 symbolic induction variable (the body is traced once), then closes both.
 """
+import builtins
 import json
 import warnings
 from contextlib import contextmanager
 
-from nki_playground import door as _core, loc as _loc
-from .TraceContext import KernelScope, FunctionScope
+from nki_playground import door as _core, loc as _loc, results as _results
 
 _dumps = json.dumps
 _loads = json.loads
@@ -53,8 +53,6 @@ class IRBuilder:
 
 
 def _issue_warnings(items, loc):
-    import builtins
-    from nki_playground import results as _results
     for kind, text, *code in items:
         category = getattr(builtins, kind, UserWarning)
         # A Warning instance carries the core's code (docs/errors.md) to the run's record.
@@ -101,8 +99,9 @@ class NeuronCodegen:
         return payload
 
     def _live(self):
-        from .TraceContext import TraceContext
-        return TraceContext.global_ctx is self and not self.failed
+        # In the cell and not failing: the cell holds this context from new_ctx until
+        # finalize_kernel/abandon, which set _closed.
+        return not self._closed and not self.failed
 
     # --- the one push/pop pair -------------------------------------------------------------
     @contextmanager
@@ -177,4 +176,4 @@ class NeuronCodegen:
             _core.exit_trace_scope(cls.kind)
 
 
-__all__ = ["NeuronCodegen", "IRBuilder", "KernelScope", "FunctionScope"]
+__all__ = ["NeuronCodegen", "IRBuilder"]

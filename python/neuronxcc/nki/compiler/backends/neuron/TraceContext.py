@@ -5,7 +5,10 @@ one. It is written only by ``new_ctx``, ``finalize_kernel`` and ``abandon`` — 
 the C++ core's own cell, so the two are always set and cleared together. One trace may be active
 per interpreter: a second ``new_ctx`` is refused by the core.
 """
+import json
+
 from nki_playground import door as _core
+from .KernelBuilder import NeuronCodegen
 
 
 class _TraceScope:
@@ -57,8 +60,6 @@ class TraceContext:
         """Opens a trace in the core and installs its codegen context in the cell. With
         ``opts.params`` the core also declares the parameters and opens the KernelScope (one
         boundary call); the reply is kept as ``ctx.opened``."""
-        from .KernelBuilder import NeuronCodegen
-        import json
         request = {"kernel": opts.kernel_name, "grid": list(opts.grid), "loc": opts.loc}
         if opts.params is not None:
             request["params"] = opts.params
@@ -73,7 +74,6 @@ class TraceContext:
         """Ends the active trace (the cell is cleared on success and on failure) and returns
         the core's trace handle. ``end`` ({"values", "region", "loc"}) closes the KernelScope
         opened by new_ctx and records the outputs in the same call."""
-        import json
         ctx = cls.global_ctx
         cls.global_ctx = None
         if ctx is not None:

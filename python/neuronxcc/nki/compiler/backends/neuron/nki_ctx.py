@@ -6,10 +6,12 @@ through ``sema.err_nki_api_outside_of_nki_kernel()``; ``nki_ctx_or_none()`` retu
 honoured) and returns its ``cur_scope``.
 """
 from neuronxcc.nki.compiler.backends.neuron import sema
+# The seed imports TraceContext inside each accessor; here it is imported once (nothing below
+# imports this module back, and the accessors run once per op).
+from .TraceContext import TraceContext
 
 
 def nki_ctx():
-    from .TraceContext import TraceContext
     ctx = TraceContext.global_ctx
     if ctx is not None:
         return ctx
@@ -17,7 +19,6 @@ def nki_ctx():
 
 
 def nki_ctx_or_none():
-    from .TraceContext import TraceContext
     return TraceContext.global_ctx
 
 
