@@ -16,11 +16,11 @@ const require = createRequire(import.meta.url);
 export const DEFAULT_CORE_PATH = new URL("../build/wasm/nki_core.mjs", import.meta.url).pathname;
 
 /**
- * The compiled Python package of the build (scripts/bundle-python.mjs): the newer of the one
- * the site is built from and the site's copy (the npm package ships only the latter).
+ * The compiled Python package of the build (scripts/bundle-python.mjs): the newer of the
+ * build's own copy and the site's (the npm package ships only the latter).
  */
 export const DEFAULT_PYTHON_CACHE_PATH =
-  ["../web/public/nki-python.pyc", "../build/site/nki-python.pyc"]
+  ["../build/python/nki-python.pyc", "../build/site/nki-python.pyc"]
     .map((rel) => new URL(rel, import.meta.url).pathname)
     .filter((path) => existsSync(path))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;

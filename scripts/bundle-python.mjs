@@ -1,4 +1,5 @@
-// Writes the Python package for the page's worker (and the Node runtime) into web/public/:
+// Writes the Python package for the page's worker into web/public/ (the site's static files)
+// and, for the Node runtime, the compiled package into build/python/ as well:
 //   nki-python.json  {relativePath: source} of every *.py under python, installed into
 //                    Pyodide at /nki/python;
 //   nki-python.pyc   the same modules compiled by the Pyodide the runtime loads
@@ -30,4 +31,8 @@ for (const [rel, text] of Object.entries(files)) {
 }
 const cache = compilePythonCache(pyodide, root);
 writeFileSync(`${outDir}nki-python.pyc`, cache);
-console.log(`bundle-python: compiled, ${(cache.length / 1e3).toFixed(1)} kB -> web/public/nki-python.pyc`);
+// The Node runtime reads the build's copy (runtime/ names no file of web/).
+const buildDir = fileURLToPath(new URL("../build/python/", import.meta.url));
+mkdirSync(buildDir, { recursive: true });
+writeFileSync(`${buildDir}nki-python.pyc`, cache);
+console.log(`bundle-python: compiled, ${(cache.length / 1e3).toFixed(1)} kB -> web/public/nki-python.pyc, build/python/nki-python.pyc`);

@@ -1,18 +1,33 @@
 #!/usr/bin/env bash
-# Formatting check: clang-format on the C++ (core/, wasm/bind/) when the repository has a
-# .clang-format. Exits non-zero on any formatting difference.
-set -euo pipefail
+# npm run lint: every check runs, the exit status is non-zero if any failed.
+#   - clang-format on the C++ (core/, wasm/bind/);
+#   - flake8's pyflakes checks (F: unused and undefined names, ...) on the Python;
+#   - ESLint's recommended rules on the JS (eslint.config.js);
+#   - the layout's choke points and the protocol doc (scripts/check_layers.py).
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-if [[ ! -f .clang-format ]]; then
-  echo "lint: no .clang-format at the repository root; nothing to check"
-  exit 0
-fi
-mapfile -t files < <(git ls-files -- 'core/*.cpp' 'core/*.cc' 'core/*.h' 'core/*.hpp' \
+failed=()
+run() {
+  local name=$1
+  shift
+  if "$@"; then
+    echo "lint: $name ok"
+  else
+    echo "lint: $name FAILED" >&2
+    failed+=("$name")
+  fi
+}
+
+mapfile -t cpp < <(git ls-files -- 'core/*.cpp' 'core/*.cc' 'core/*.h' 'core/*.hpp' \
   'wasm/bind/*.cpp' 'wasm/bind/*.h')
-if ((${#files[@]} == 0)); then
-  echo "lint: no C++ files tracked"
-  exit 0
+run "clang-format (${#cpp[@]} C++ files)" clang-format --dry-run -Werror "${cpp[@]}"
+mapfile -t py < <(git ls-files -- '*.py')
+run "flake8 (${#py[@]} Python files)" flake8 --select=F "${py[@]}"
+run "eslint" node node_modules/eslint/bin/eslint.js --max-warnings 0 .
+run "layers" python3 scripts/check_layers.py
+
+if ((${#failed[@]})); then
+  echo "lint: FAILED: ${failed[*]}" >&2
+  exit 1
 fi
-clang-format --dry-run -Werror "${files[@]}"
-echo "lint: ${#files[@]} C++ files formatted"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need, and only what is missing (idempotent):
 #   - Debian packages (as root): emscripten, chromium, cmake, g++, libgtest-dev, python3-numpy,
-#     clang-format,
+#     clang-format, flake8,
 #     ca-certificates. `apt-get update` runs once, and only if something is missing.
 #   - npm packages: `npm ci` when node_modules is missing or older than package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(emscripten chromium cmake g++ libgtest-dev python3-numpy clang-format ca-certificates)
+APT_PACKAGES=(emscripten chromium cmake g++ libgtest-dev python3-numpy clang-format flake8 ca-certificates)
 
 log() { printf 'setup: %s\n' "$*"; }
 

@@ -304,11 +304,6 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
                                    *buffer, init, req.get_string("api", "ndarray"),
                                    static_cast<int>(req.get_int("par_dim", 0))));
   }
-  if (op == "program_id") {
-    JsonWriter w;
-    encode_expr(w, program_id(cg, req["axis"].integer()));
-    return w.take();
-  }
   if (op == "view") return reply_value(cg, decode_value(cg, req));
   if (op == "call") {
     ValueId v = call_op(cg, decode_call(cg, req));

@@ -124,7 +124,7 @@ def _plan(arr, key):
     items, adjacent = _normalize(arr, key)
     basic = tuple(slice(None) if kind == "adv" else k for kind, k in items)
     _, offset, shape, strides = _indexing.resolve(arr, basic)
-    view_axes, adv_axes, ax = [], [], 0
+    adv_axes, ax = [], 0
     for kind, k in items:
         if kind == "adv":
             adv_axes.append(ax)

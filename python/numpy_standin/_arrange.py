@@ -9,7 +9,7 @@ import operator
 
 from . import _dtypes as D
 from ._creation import arange, asarray, full, zeros
-from ._ndarray import _contiguous_strides, make_view, ndarray
+from ._ndarray import make_view, ndarray
 from ._shapes import _norm, concatenate
 from ._ufuncs import UFUNCS as U
 

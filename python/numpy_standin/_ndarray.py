@@ -331,7 +331,7 @@ class ndarray:
 
     def _only_scalar(self, kind):
         if self.size != 1:
-            raise TypeError(f"only length-1 arrays can be converted to Python scalars")
+            raise TypeError("only length-1 arrays can be converted to Python scalars")
         return kind(self._values()[0])
 
     def __float__(self):

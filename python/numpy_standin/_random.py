@@ -297,7 +297,7 @@ def randint(low, high=None, size=None, dtype=int):
     if high > hi:
         raise user_error(ValueError(f"high is out of bounds for {dt.name}"))
     if low > high:
-        raise user_error(ValueError(f"low >= high"))
+        raise user_error(ValueError("low >= high"))
     shape = _shape(size)
     n = 1 if shape is None else _count(shape)
     rng = high - low

@@ -234,7 +234,7 @@ nki.simulate_kernel(copy, np.zeros((2, 8), dtype=np.float32))
   });
 
   test("isclose on ≥ 1024 elements (whole-array ufuncs) answers as the per-element path", () => {
-    const r = run(`import math
+    run(`import math
 import numpy as np
 import numpy_standin._functions as F
 np.random.seed(1)

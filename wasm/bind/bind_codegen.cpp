@@ -41,15 +41,6 @@ void pop_scope(int region, bool drop_if_empty) {
   guard([&] { nki::trace::nki_ctx().pop_scope(region, drop_if_empty); });
 }
 
-// Closes what affine_range opened: its AllocationScope, then its LoopScope.
-void pop_loop(int loop, int alloc) {
-  guard([&] {
-    auto& cg = nki::trace::nki_ctx();
-    cg.pop_scope(alloc);
-    cg.pop_scope(loop);
-  });
-}
-
 // {"start","stop","step","sequential","name","loc"} → {"loop": id|-1, "alloc": id|-1, "iv": expr}
 std::string affine_range(const std::string& json) {
   return guard([&] {
@@ -71,5 +62,4 @@ EMSCRIPTEN_BINDINGS(nki_codegen) {
   emscripten::function("push_scope", &push_scope);
   emscripten::function("pop_scope", &pop_scope);
   emscripten::function("affine_range", &affine_range);
-  emscripten::function("pop_loop", &pop_loop);
 }
