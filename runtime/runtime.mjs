@@ -12,6 +12,9 @@ export { transferables } from "./results.mjs";
 /** Where the Python package lives inside Pyodide's file system. */
 export const PYTHON_ROOT = "/nki/python";
 
+/** The Python front ends a boot imports (python/). */
+export const FRONT_ENDS = ["neuronxcc.nki"];
+
 /**
  * Boots Pyodide and the core in parallel, installs the Python package and imports the runner.
  *
@@ -80,6 +83,9 @@ export async function createRuntime({
 
   // Kept for the runtime's lifetime; it is the only long-lived PyProxy we hold.
   const runner = pyodide.pyimport("nki_playground.runner");
+  // The front ends are imported at boot, as scripts will import them (the runner imports none:
+  // each joins it when imported).
+  pyodide.runPython(FRONT_ENDS.map((name) => `import ${name}`).join("\n"));
   // Python's own sys.stdout is line-buffered; swap in write-through wrappers over fds 1/2 so
   // every write reaches the sinks as it happens (partial lines included, stdout/stderr order
   // preserved). _nki_flush is a safety net for scripts that install their own buffered streams.
