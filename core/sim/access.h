@@ -58,6 +58,8 @@ public:
   }
   /// Smallest and largest position visited along each axis (false when nothing is visited).
   bool bounds(int64_t* lo, int64_t* hi) const;
+  /// Number of positions visited.
+  int64_t count() const;
 
 private:
   struct Term {

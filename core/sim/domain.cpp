@@ -147,6 +147,17 @@ bool Domain::bounds(int64_t* lo, int64_t* hi) const {
   return bounds_state_ == 1;
 }
 
+int64_t Domain::count() const {
+  int64_t n = 0;
+  if (!masked()) {
+    n = 1;
+    for (int k = 0; k < rank_; ++k) n *= shape_[k];
+    return n;
+  }
+  for_each_run([&](const int64_t*, int64_t, int64_t m) { n += m; });
+  return n;
+}
+
 bool Domain::scan_bounds(int64_t* lo, int64_t* hi) const {
   bool any = false;
   for (int k = 0; k < rank_; ++k) lo[k] = INT64_MAX, hi[k] = INT64_MIN;

@@ -47,6 +47,7 @@ View Exec::tensor_view(TensorId id, const Domain& dom) {
 View Exec::output(const Instruction& in, const Domain& dom, bool covers) {
   if (in.result == kNone) return view(need(in, "dst"), dom);
   View v = tensor_view(in.result, dom);
+  count_bytes(v, dom);
   if (dom.masked() || !covers)
     storage.allocate(in.result);
   else
@@ -57,7 +58,10 @@ View Exec::output(const Instruction& in, const Domain& dom, bool covers) {
 View Exec::view(const Operand& o, const Domain& dom) {
   const SourceLoc& loc = cur ? cur->loc : SourceLoc{};
   View v = resolve(storage, k, o.ap, dom, env, loc, pool);
-  if (!v.linear) return v;
+  if (!v.linear) {
+    count_bytes(v, dom);
+    return v;
+  }
   // A tile of another shape read in row-major order: copied, in its own order, into a
   // contiguous temporary that is then read with the domain's row-major strides.
   Domain own(o.ap.tile_shape, {}, env);
@@ -84,7 +88,19 @@ View Exec::view(const Operand& o, const Domain& dom) {
   out.rank = dom.rank();
   s = 1;
   for (int a = dom.rank(); a-- > 0;) out.stride[a] = s, s *= dom.extent(a);
+  count_bytes(out, dom);
   return out;
+}
+
+void Exec::count_bytes(const View& v, const Domain& dom) {
+  int64_t n = 1;
+  if (dom.masked()) {
+    n = dom.count();
+  } else {
+    for (int a = 0; a < dom.rank(); ++a)
+      if (v.stride[a] != 0 || v.ind) n *= dom.extent(a);
+  }
+  log.bytes_moved += n * v.esize;
 }
 
 Source Exec::source(const Instruction& in, const char* role, const Domain& dom, float fallback) {

@@ -40,6 +40,10 @@ struct RunLog {
   std::vector<PrintRecord> prints;
   int64_t unwritten_reads = 0; ///< reads of never-written memory (the first is in warnings)
   int64_t instructions = 0;    ///< instructions executed
+  /// Bytes the executed instructions read and wrote in tensor memory: each tile operand and
+  /// result over the positions it covers (a broadcast axis counted once), at its dtype's size.
+  int64_t bytes_moved = 0;
+  int64_t matmul_macs = 0; ///< multiply-adds of the executed nc_matmul instructions
 };
 
 /// A tile operand or an immediate.
@@ -81,6 +85,8 @@ public:
   View view(const ir::Operand& o, const Domain& dom);
   Source source(const ir::Instruction& in, const char* role, const Domain& dom,
                 float fallback = 0.0f);
+  /// Adds the bytes `v` covers on `dom` to the run's bytes_moved.
+  void count_bytes(const View& v, const Domain& dom);
   /// Reads a run of a Source as fp32.
   void read(const Source& s, const int64_t* pos, int64_t lo, int64_t n, float* out);
 

@@ -78,6 +78,7 @@ void exec_nc_matmul(Exec& ex, const Instruction& in) {
   std::vector<float> S = gather(ex, st, double_row, blo[0], bhi[0], k_s, mw);
   std::vector<float> V = gather(ex, mv, double_row, nlo, nhi, k_m, nw);
   if (k_s != k_m) ex.unsupported("nc_matmul with operands of different partition counts");
+  ex.log.matmul_macs += k_s * mw * nw;
   // R[m][n] = Σ_k S[k][m] · V[k][n], k ascending.
   std::vector<float> R(static_cast<size_t>(mw * nw), 0.0f);
   for (int64_t m = 0; m < mw; ++m) {
