@@ -1,27 +1,36 @@
 // The simulator's figures, measured in one run: sim_bench built natively vs for WebAssembly
-// (run by Node), and NumPy on the host (one thread) doing the same computation; plus the wasm
-// heap the matmul case needs next to the bytes of its tensors.
-//   node scripts/bench_sim.mjs [--no-write]     (also part of npm run bench)
-// Needs build/native/sim_bench, build/wasm/sim_bench.cjs (npm run build) and Debian's
+// (run by Node), and NumPy on the host (one thread) doing the same computation; the real-kernel
+// cases next to their floors; the peak wasm heap of every case next to its tensors' bytes.
+//   node scripts/bench_sim.mjs [--no-write] [--only case,case]   (also part of npm run bench)
+// Needs build/native/sim_bench, build/wasm/sim_bench.cjs, build/wasm/nki_core.mjs (npm run
+// build; the real kernels are traced by tests/sim/trace_bench.mjs first) and Debian's
 // /usr/bin/python3 with NumPy.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const NATIVE = `${ROOT}build/native/sim_bench`;
-const WASM = `${ROOT}build/wasm/sim_bench.cjs`;
+// SIM_BENCH_NATIVE / SIM_BENCH_WASM: other builds of sim_bench (e.g. a "before" figure).
+const NATIVE = process.env.SIM_BENCH_NATIVE || `${ROOT}build/native/sim_bench`;
+const WASM = process.env.SIM_BENCH_WASM || `${ROOT}build/wasm/sim_bench.cjs`;
+const CORE = `${ROOT}build/wasm/nki_core.mjs`;
 export const SIM_START = "<!-- bench:sim:start -->";
 export const SIM_END = "<!-- bench:sim:end -->";
 
-const CASES = [
-  ["matmul", "matmul 512×512×512 fp32 (PSUM tiles 128×512, K tiles of 128)", 15],
-  ["elementwise", "elementwise a + b over 128×65536 fp32 (128×512 tiles)", 15],
-  ["softmax", "softmax over 128×4096 fp32 (max, subtract, exp, sum, divide)", 200],
+// Built-in cases (kernels built in tests/sim/sim_bench.cpp): name, label, repeats, elements
+// (per output element for bytes moved), bytes NumPy must at least move per element.
+const MICRO = [
+  ["matmul", "matmul 512×512×512 fp32 (PSUM tiles 128×512, K tiles of 128)", 15, 512 * 512],
+  ["elementwise", "elementwise a + b over 128×65536 fp32 (128×512 tiles)", 15, 128 * 65536],
+  ["softmax", "softmax over 128×4096 fp32 (max, subtract, exp, sum, divide)", 200, 128 * 4096],
+  ["copy", "copy 128×65536 fp32 (load, store; 128×512 tiles)", 15, 128 * 65536],
 ];
+// Real-kernel cases: traced from Python (tests/sim/bench_cases.json).
+const REAL = JSON.parse(readFileSync(`${ROOT}tests/sim/bench_cases.json`, "utf8"));
 
 function runJson(cmd, args, env = process.env) {
-  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", env });
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", env, maxBuffer: 16 << 20 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed:\n${r.stderr}`);
   return r.stdout
     .split("\n")
@@ -31,62 +40,99 @@ function runJson(cmd, args, env = process.env) {
 
 const fmt = (ms) => (ms >= 100 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(2)} ms`);
 const mib = (b) => `${(b / 2 ** 20).toFixed(1)} MiB`;
+const x = (r) => `${r.toFixed(2)}×`;
 
 /** Measures every case; returns the Markdown section (between SIM_START and SIM_END). */
-export function simulatorSection() {
-  for (const [path, hint] of [[NATIVE, "npm run build"], [WASM, "npm run build"], ["/usr/bin/python3", "apt-get install python3-numpy"]]) {
+export function simulatorSection({ only = null } = {}) {
+  for (const [path, hint] of [[NATIVE, "npm run build"], [WASM, "npm run build"], [CORE, "npm run build"], ["/usr/bin/python3", "apt-get install python3-numpy"]]) {
     if (!existsSync(path)) throw new Error(`${path} is missing (${hint})`);
   }
+  const want = (name) => !only || only.includes(name) || ["matmul", "copy"].includes(name);
+  const real = REAL.filter((c) => want(c.name));
+  const trace = spawnSync(process.execPath, [`${ROOT}tests/sim/trace_bench.mjs`, ...real.map((c) => c.name)], { cwd: ROOT, encoding: "utf8" });
+  if (trace.status !== 0) throw new Error(`tests/sim/trace_bench.mjs failed:\n${trace.stderr}`);
   // NumPy single-threaded; OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE unset only for this command.
   const npEnv = { ...process.env, OPENBLAS_NUM_THREADS: "1" };
   delete npEnv.OPENBLAS_CORETYPE;
   delete npEnv.OPENBLAS_L2_SIZE;
-  const rows = [];
-  let heapRow = null;
   let numpyVersion = "";
-  for (const [name, label, repeats] of CASES) {
+  const measure = (name, args) => {
     // Interleaved, so drift on a shared machine hits all three alike.
-    const native = runJson(NATIVE, [name, String(repeats)])[0];
-    const wasm = runJson(process.execPath, [WASM, name, String(repeats)])[0];
+    const native = runJson(NATIVE, args)[0];
+    const wasm = runJson(process.execPath, [WASM, ...args])[0];
     const np = runJson("/usr/bin/python3", [`${ROOT}tests/sim/bench_numpy.py`, name], npEnv)[0];
     numpyVersion = np.numpy;
+    if (native.hash !== wasm.hash) throw new Error(`${name}: native and wasm outputs differ (${native.hash} vs ${wasm.hash})`);
     process.stderr.write(`sim bench ${name}: native ${fmt(native.best_ms)}, wasm ${fmt(wasm.best_ms)}, numpy ${fmt(np.best_ms)}\n`);
-    rows.push([
-      label,
-      fmt(native.best_ms),
-      fmt(wasm.best_ms),
-      `${(wasm.best_ms / native.best_ms).toFixed(2)}×`,
-      fmt(np.best_ms),
-      `${(native.best_ms / np.best_ms).toFixed(2)}×`,
-      `${(wasm.best_ms / np.best_ms).toFixed(2)}×`,
-    ]);
-    if (name === "matmul") heapRow = wasm;
+    return { native, wasm, np };
+  };
+  const micro = {};
+  for (const [name, label, repeats, elements] of MICRO) {
+    if (want(name)) micro[name] = { label, elements, ...measure(name, [name, String(repeats)]) };
   }
-  const table = [
-    "| case | simulator native | simulator wasm (Node) | wasm / native (target ≤ 1.5×) | NumPy (1 thread) | native / NumPy | wasm / NumPy (target ≤ 2× elementwise, softmax) |",
-    "|---|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  const results = {};
+  for (const c of real) {
+    results[c.name] = { ...c, ...measure(c.name, ["--kernel", `build/sim_bench/${c.name}.json`, String(c.repeats)]) };
+  }
+  // The simulator's own rates, on wasm: matmul FLOP/s (2 per multiply-add) and copy bytes/s
+  // (bytes read + written by the load / store kernel).
+  const mm = micro.matmul.wasm;
+  const flopRate = (2 * mm.matmul_macs) / (mm.best_ms / 1e3);
+  const copy = micro.copy.wasm;
+  const copyRate = copy.tensor_bytes / (copy.best_ms / 1e3);
+
+  const microTable = [
+    "| case | simulator native | simulator wasm (Node) | wasm / native (target ≤ 1.5×) | NumPy (1 thread) | native / NumPy | wasm / NumPy (target ≤ 1.2× elementwise, softmax; ≤ 0.5× matmul) | bytes moved per element (simulator / its tensors) |",
+    "|---|---|---|---|---|---|---|---|",
+    ...Object.values(micro).map((m) =>
+      `| ${m.label} | ${fmt(m.native.best_ms)} | ${fmt(m.wasm.best_ms)} | ${x(m.wasm.best_ms / m.native.best_ms)} | ${fmt(m.np.best_ms)} | ${x(m.native.best_ms / m.np.best_ms)} | ${x(m.wasm.best_ms / m.np.best_ms)} | ${(m.wasm.bytes_moved / m.elements).toFixed(1)} / ${(m.wasm.tensor_bytes / m.elements).toFixed(1)} |`),
   ];
-  const memory = [
-    "| matmul 512×512×512 memory | bytes |",
-    "|---|---|",
-    `| its tensors (A, B, C: fp32) | ${mib(heapRow.tensor_bytes)} |`,
-    `| simulator's peak of allocated tensor storage (HBM + SBUF + PSUM) | ${mib(heapRow.sim_peak_bytes)} (${(heapRow.sim_peak_bytes / heapRow.tensor_bytes).toFixed(2)}×) |`,
-    `| peak wasm heap growth while building and running it (all allocations; sbrk high-water mark) | ${mib(heapRow.heap_bytes)} (${(heapRow.heap_bytes / heapRow.tensor_bytes).toFixed(2)}×) |`,
+  const realTable = [
+    "| kernel | simulator native | simulator wasm (Node) | wasm / native | NumPy (1 thread) | wasm / NumPy (target ≤ 1×) | floor (wasm rates) | wasm / floor (target ≤ 2×) |",
+    "|---|---|---|---|---|---|---|---|",
+    ...Object.values(results).map((r) => {
+      const flopFloor = ((2 * r.wasm.matmul_macs) / flopRate) * 1e3;
+      const byteFloor = (r.wasm.tensor_bytes / copyRate) * 1e3;
+      const floor = Math.max(flopFloor, byteFloor);
+      const what = flopFloor >= byteFloor
+        ? `${fmt(floor)} (${((2 * r.wasm.matmul_macs) / 1e9).toFixed(1)} GFLOP)`
+        : `${fmt(floor)} (${mib(r.wasm.tensor_bytes)})`;
+      return `| ${r.label} | ${fmt(r.native.best_ms)} | ${fmt(r.wasm.best_ms)} | ${x(r.wasm.best_ms / r.native.best_ms)} | ${fmt(r.np.best_ms)} | ${x(r.wasm.best_ms / r.np.best_ms)} | ${what} | ${x(r.wasm.best_ms / floor)} |`;
+    }),
+  ];
+  const memTable = [
+    "| case | its tensors (inputs + outputs) | simulator's peak tensor storage | peak wasm heap (target ≤ 1.5× its tensors) |",
+    "|---|---|---|---|",
+    ...[...Object.entries(micro), ...Object.entries(results)].map(([name, m]) => {
+      const w = m.wasm;
+      return `| ${name} | ${mib(w.tensor_bytes)} | ${mib(w.sim_peak_bytes)} (${x(w.sim_peak_bytes / w.tensor_bytes)}) | ${mib(w.heap_bytes)} (${x(w.heap_bytes / w.tensor_bytes)}) |`;
+    }),
   ];
   return [
     SIM_START,
     "## Simulator",
     "",
     "`tests/sim/sim_bench.cpp` built twice from one source — natively (g++ -O3) and for WebAssembly",
-    "(em++ -O3 -msimd128, run by Node) — runs each kernel as the Python surface would trace it; the",
-    "time is `Simulator::run()` on inputs already in its memory, best of the repeats after a warm-up.",
-    `NumPy ${numpyVersion} on the host computes the same result (\`tests/sim/bench_numpy.py\`,`,
-    "`OPENBLAS_NUM_THREADS=1`); the simulator is single-threaded too.",
+    "(em++ -O3 -msimd128, run by Node) — runs each kernel; the time is `Simulator::run()` on inputs",
+    "already in its memory, best of the repeats after a warm-up. NumPy",
+    `${numpyVersion} on the host computes the same result (\`tests/sim/bench_numpy.py\`,`,
+    "`OPENBLAS_NUM_THREADS=1`); the simulator is single-threaded too. Native and wasm outputs are",
+    "checked to be the same bytes. Bytes moved: what the executed instructions read and wrote in",
+    "tensor memory (`RunLog::bytes_moved`), per output element.",
     "",
-    ...table,
+    ...microTable,
     "",
-    ...memory,
+    "Real kernels (`tests/sim/bench_cases.json`): written here as NKI kernels, traced by the Python",
+    "surface (`tests/sim/trace_bench.mjs`) into the IR users' kernels produce, and simulated from",
+    "it; NumPy runs a plain implementation of the same math. The floor is the larger of the",
+    `kernel's matmul FLOPs at the simulator's own matmul rate (${(flopRate / 1e9).toFixed(1)} GFLOP/s, the matmul case`,
+    `on wasm) and its tensors' bytes at its own copy bandwidth (${(copyRate / 1e9).toFixed(1)} GB/s, the copy case).`,
+    "",
+    ...realTable,
+    "",
+    ...memTable,
+    "",
+    `_Load average at the end of this section: ${os.loadavg()[0].toFixed(1)}._`,
     SIM_END,
   ].join("\n");
 }
@@ -99,7 +145,8 @@ export function withSimulatorSection(doc, section) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const section = simulatorSection();
+  const i = process.argv.indexOf("--only");
+  const section = simulatorSection({ only: i >= 0 ? process.argv[i + 1].split(",") : null });
   console.log(section);
   if (!process.argv.includes("--no-write")) {
     const path = `${ROOT}BENCHMARKS.md`;

@@ -1,23 +1,30 @@
 // The simulator's benchmark driver, built twice from this one file: natively
-// (build/native/sim_bench) and for WebAssembly (build/wasm/sim_bench.js, run with node), so the
+// (build/native/sim_bench) and for WebAssembly (build/wasm/sim_bench.cjs, run with node), so the
 // two are the same C++ on the same kernels. scripts/bench_sim.mjs runs both.
 //
-//   sim_bench <case> [repeats]    case: matmul | elementwise | softmax
+//   sim_bench <case> [repeats]               case: matmul | elementwise | softmax | copy
+//   sim_bench --kernel FILE.json [repeats]   a kernel traced by the Python surface (its IR JSON)
 //
-// Each case builds its kernel through the request protocol (what the Python surface sends),
-// fills the inputs, then times Simulator runs (fresh simulator, inputs copied in, run). Prints
-// one JSON line: {"case", "best_ms", "median_ms", "tensor_bytes", "sim_peak_bytes",
-// "heap_bytes"} — heap_bytes is how far the wasm heap grew while building the kernel and
-// running it (its peak; wasm only, 0 natively).
+// The built-in cases build their kernel through the request protocol (what the Python surface
+// sends); the others read the IR the Python surface printed (tests/sim/trace_bench.mjs). Each
+// timed run is a fresh Simulator whose inputs are written straight into its memory
+// (deterministic values in [-1, 1), in each parameter's dtype; not timed), then run() (timed).
+// Prints one JSON line: {"case", "best_ms", "median_ms", "tensor_bytes", "sim_peak_bytes",
+// "heap_bytes", "bytes_moved", "instructions", "matmul_macs", "hash"} — heap_bytes is how far the wasm heap
+// grew while building the kernel and running it (its peak; wasm only, 0 natively); hash is an
+// FNV-1a of the outputs' bytes (the same on both builds, and before and after an optimisation).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "lang/requests.h"
+#include "printer/kernel_json.h"
 #include "sim/numerics.h"
 #include "sim/simulator.h"
 #include "trace/trace_context.h"
@@ -153,9 +160,61 @@ std::shared_ptr<const ir::Kernel> softmax_kernel() {
   return b.finish(out);
 }
 
+// out = a over 128 x 65536 fp32, 128 x 512 tiles (load, store per tile): the simulator's copy
+// bandwidth, which the real kernels' floors use.
+std::shared_ptr<const ir::Kernel> copy_kernel() {
+  Builder b("copy_128x65536");
+  int a = b.param("a", "[128,65536]");
+  b.open();
+  int out = b.ndarray("out", "[128,65536]", "shared_hbm");
+  auto j = b.cg().affine_range(0, 128, 1, ir::AxisType::Affine, "j");
+  std::string items = "[{\"k\":\"slice\"}," + loop_slice(j.axis, 512, 512) + "]";
+  int x = b.call("load", R"([["src",)" + Builder::view(a, items) + "]]");
+  b.call("store",
+         R"([["dst",)" + Builder::view(out, items) + R"(],["value",)" + Builder::v(x) + "]]");
+  j.alloc->close();
+  j.loop->close();
+  return b.finish(out);
+}
+
 double now_ms() {
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+std::shared_ptr<const ir::Kernel> read_kernel(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return printer::kernel_from_json(ss.str());
+}
+
+int64_t nbytes(const ir::Tensor& t) {
+  int64_t n = ir::dtype_size(t.dtype);
+  for (int64_t s : t.shape) n *= s;
+  return n;
+}
+
+// Parameter i's values: deterministic in [-1, 1), encoded in its dtype (integers: zeros).
+void fill_input(sim::Simulator& s, size_t i) {
+  const ir::Tensor& t = s.kernel().tensor(s.kernel().params()[i]);
+  uint8_t* dst = s.input(i);
+  if (!ir::dtype_is_float(t.dtype)) {
+    std::memset(dst, 0, static_cast<size_t>(nbytes(t)));
+    return;
+  }
+  const int64_t n = nbytes(t) / ir::dtype_size(t.dtype), es = ir::dtype_size(t.dtype);
+  uint32_t state = 12345u + static_cast<uint32_t>(t.id);
+  float chunk[1024];
+  for (int64_t c = 0; c < n; c += 1024) {
+    const int64_t m = std::min<int64_t>(1024, n - c);
+    for (int64_t e = 0; e < m; ++e) {
+      state = state * 1664525u + 1013904223u;
+      chunk[e] = static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+    }
+    sim::encode_f32(t.dtype, dst + c * es, 1, m, chunk);
+  }
 }
 
 } // namespace
@@ -173,46 +232,45 @@ int main(int argc, char** argv) {
   // the most heap the runs ever needed at once (allocator overhead included).
   const uintptr_t heap_start = reinterpret_cast<uintptr_t>(sbrk(0));
 #endif
-  std::string which = argc > 1 ? argv[1] : "matmul";
-  int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
-  std::shared_ptr<const ir::Kernel> k = which == "elementwise" ? elementwise_kernel()
-                                        : which == "softmax"   ? softmax_kernel()
-                                                               : matmul_kernel();
-  // Inputs: deterministic values in [-1, 1).
-  std::vector<std::vector<float>> inputs;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string which = "matmul", file;
+  if (args.size() >= 2 && args[0] == "--kernel") {
+    file = args[1];
+    which = file.substr(file.find_last_of('/') + 1);
+    which = which.substr(0, which.rfind(".json"));
+    args.erase(args.begin(), args.begin() + 2);
+  } else if (!args.empty()) {
+    which = args[0];
+    args.erase(args.begin());
+  }
+  int repeats = !args.empty() ? std::max(1, std::atoi(args[0].c_str())) : 5;
+  std::shared_ptr<const ir::Kernel> k = !file.empty()            ? read_kernel(file)
+                                        : which == "elementwise" ? elementwise_kernel()
+                                        : which == "softmax"     ? softmax_kernel()
+                                        : which == "copy"        ? copy_kernel()
+                                                                 : matmul_kernel();
   int64_t tensor_bytes = 0;
-  for (ir::TensorId p : k->params()) {
-    int64_t n = 1;
-    for (int64_t s : k->tensor(p).shape) n *= s;
-    std::vector<float> v(static_cast<size_t>(n));
-    uint32_t state = 12345u + static_cast<uint32_t>(p);
-    for (float& f : v) {
-      state = state * 1664525u + 1013904223u;
-      f = static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
-    }
-    tensor_bytes += n * 4;
-    inputs.push_back(std::move(v));
-  }
-  for (ir::TensorId o : k->outputs()) {
-    int64_t n = 4;
-    for (int64_t s : k->tensor(o).shape) n *= s;
-    tensor_bytes += n;
-  }
+  for (ir::TensorId p : k->params()) tensor_bytes += nbytes(k->tensor(p));
+  for (ir::TensorId o : k->outputs()) tensor_bytes += nbytes(k->tensor(o));
   std::vector<double> times;
-  int64_t sim_peak = 0;
-  double checksum = 0;
+  int64_t sim_peak = 0, bytes_moved = 0, instructions = 0, macs = 0;
+  uint64_t hash = 0;
   for (int r = 0; r < repeats + 1; ++r) { // the first run warms up (not timed)
     sim::Simulator s(k);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      std::memcpy(s.input(i), inputs[i].data(), inputs[i].size() * 4);
+    for (size_t i = 0; i < s.num_inputs(); ++i) fill_input(s, i);
     double t0 = now_ms();
     s.run();
     double dt = now_ms() - t0;
     if (r > 0) times.push_back(dt);
     sim_peak = s.peak_bytes();
-    const float* o = reinterpret_cast<const float*>(s.output(0));
-    checksum = 0;
-    for (int64_t i = 0; i < s.output_nbytes(0) / 4; i += 97) checksum += o[i];
+    bytes_moved = s.log().bytes_moved;
+    instructions = s.log().instructions;
+    macs = s.log().matmul_macs;
+    hash = 1469598103934665603ull;
+    for (size_t o = 0; o < s.num_outputs(); ++o) {
+      const uint8_t* p = s.output(o);
+      for (int64_t i = 0; i < s.output_nbytes(o); ++i) hash = (hash ^ p[i]) * 1099511628211ull;
+    }
   }
   std::sort(times.begin(), times.end());
   int64_t heap = 0;
@@ -220,9 +278,12 @@ int main(int argc, char** argv) {
   heap = static_cast<int64_t>(reinterpret_cast<uintptr_t>(sbrk(0)) - heap_start);
 #endif
   std::printf("{\"case\":\"%s\",\"best_ms\":%.3f,\"median_ms\":%.3f,\"tensor_bytes\":%lld,"
-              "\"sim_peak_bytes\":%lld,\"heap_bytes\":%lld,\"checksum\":%.6g}\n",
+              "\"sim_peak_bytes\":%lld,\"heap_bytes\":%lld,\"bytes_moved\":%lld,"
+              "\"instructions\":%lld,\"matmul_macs\":%lld,\"hash\":\"%016llx\"}\n",
               which.c_str(), times.front(), times[times.size() / 2],
               static_cast<long long>(tensor_bytes), static_cast<long long>(sim_peak),
-              static_cast<long long>(heap), checksum);
+              static_cast<long long>(heap), static_cast<long long>(bytes_moved),
+              static_cast<long long>(instructions), static_cast<long long>(macs),
+              static_cast<unsigned long long>(hash));
   return 0;
 }
