@@ -5,6 +5,7 @@
 
 #include "sim/math_kernels.h"
 #include "sim/numerics.h"
+#include "sim/simd.h"
 
 namespace nki::sim {
 
@@ -66,36 +67,139 @@ constexpr ActName kActNames[] = {
 
 } // namespace
 
-void exp_f32(const float* in, float* out, int64_t n) {
-  // exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln2 / 2; exp(r) by a degree-7 series
-  // form fitted on that interval. 2^k is built from bits (no float->int conversion, which
-  // neither vectorizes on SSE2 nor avoids trap checks in wasm).
-  const float kLog2e = 1.44269504088896341f;
-  const float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
-  const float kShifter = 12582912.0f; // 1.5 * 2^23: adding it rounds to an integer
-  for (int64_t i = 0; i < n; ++i) {
-    float x = in[i];
-    float xc = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
-    float t = xc * kLog2e + kShifter;
-    float k = t - kShifter;
-    int32_t ki = static_cast<int32_t>(ubits(t) - ubits(kShifter));
-    float r = xc - k * kLn2Hi;
-    r = r - k * kLn2Lo;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = p * r * r + r + 1.0f;
-    int32_t k1 = ki >> 1, k2 = ki - k1;
-    float s1 = fbits(static_cast<uint32_t>(k1 + 127) << 23);
-    float s2 = fbits(static_cast<uint32_t>(k2 + 127) << 23);
-    float y = p * s1 * s2;
-    y = x > 88.72283935546875f ? kInf : y;
-    y = x < -103.97208404541015625f ? 0.0f : y;
-    out[i] = x != x ? x : y;
+namespace {
+
+// exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln2 / 2; exp(r) by a degree-7 series
+// form fitted on that interval. 2^k is built from bits (no float->int conversion, which
+// neither vectorizes on SSE2 nor avoids trap checks in wasm). Every step is one IEEE fp32
+// operation in a fixed order (no fused multiply-add: neither SSE2 nor wasm SIMD has one), so
+// the four-lane form below gives each lane exactly the bits of this scalar form.
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+constexpr float kShifter = 12582912.0f; // 1.5 * 2^23: adding it rounds to an integer
+constexpr float kP0 = 1.9875691500e-4f, kP1 = 1.3981999507e-3f, kP2 = 8.3334519073e-3f,
+                kP3 = 4.1665795894e-2f, kP4 = 1.6666665459e-1f, kP5 = 5.0000001201e-1f;
+constexpr float kOverflow = 88.72283935546875f, kUnderflow = -103.97208404541015625f;
+
+inline float exp_one(float x) {
+  float xc = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
+  float t = xc * kLog2e + kShifter;
+  float k = t - kShifter;
+  int32_t ki = static_cast<int32_t>(ubits(t) - ubits(kShifter));
+  float r = xc - k * kLn2Hi;
+  r = r - k * kLn2Lo;
+  float p = kP0;
+  p = p * r + kP1;
+  p = p * r + kP2;
+  p = p * r + kP3;
+  p = p * r + kP4;
+  p = p * r + kP5;
+  p = p * r * r + r + 1.0f;
+  int32_t k1 = ki >> 1, k2 = ki - k1;
+  float s1 = fbits(static_cast<uint32_t>(k1 + 127) << 23);
+  float s2 = fbits(static_cast<uint32_t>(k2 + 127) << 23);
+  float y = p * s1 * s2;
+  y = x > kOverflow ? kInf : y;
+  y = x < kUnderflow ? 0.0f : y;
+  return x != x ? x : y;
+}
+
+inline F4 pow2(I4 e) { // 2^e for e + 127 in [1, 254]
+  return floats4(reinterpret_cast<I4>(reinterpret_cast<U4>(e + 127) << 23));
+}
+
+// The constants as vectors, loaded once per call: written as literals, each use would be a
+// v128.const that V8 materialises inside the loop.
+enum ExpConst {
+  kCLog2e,
+  kCShifter,
+  kCLn2Hi,
+  kCLn2Lo,
+  kCP0,
+  kCP1,
+  kCP2,
+  kCP3,
+  kCP4,
+  kCP5,
+  kCOne,
+  kCFastLo,
+  kCFastHi,
+  kCClampLo,
+  kCClampHi,
+  kCOverflow,
+  kCUnderflow,
+  kCInf,
+  kCZero,
+  kCCount
+};
+const float kExpConstValues[kCCount] = {
+    kLog2e, kShifter, kLn2Hi, kLn2Lo,  kP0,   kP1,       kP2,        kP3,  kP4,  kP5,
+    1.0f,   -87.0f,   88.0f,  -104.0f, 89.0f, kOverflow, kUnderflow, kInf, 0.0f,
+};
+
+struct ExpConsts {
+  F4 c[kCCount];
+  I4 shifter_bits;
+  ExpConsts() {
+    // Read through a volatile pointer so that the compiler keeps one splat per constant.
+    const volatile float* v = kExpConstValues;
+    for (int i = 0; i < kCCount; ++i) c[i] = splat4(v[i]);
+    const int32_t sb = static_cast<int32_t>(ubits(v[kCShifter]));
+    shifter_bits = I4{sb, sb, sb, sb};
   }
+};
+
+// exp(r) for the reduced argument and k = round(x / ln 2), as exp_one computes them.
+inline F4 exp_poly(F4 xc, const ExpConsts& e, I4& ki) {
+  const F4* c = e.c;
+  F4 t = xc * c[kCLog2e] + c[kCShifter];
+  F4 k = t - c[kCShifter];
+  ki = bits4(t) - e.shifter_bits;
+  F4 r = xc - k * c[kCLn2Hi];
+  r = r - k * c[kCLn2Lo];
+  F4 p = c[kCP0];
+  p = p * r + c[kCP1];
+  p = p * r + c[kCP2];
+  p = p * r + c[kCP3];
+  p = p * r + c[kCP4];
+  p = p * r + c[kCP5];
+  return p * r * r + r + c[kCOne];
+}
+
+// exp_one on four lanes: the same operations in the same order. When every lane lies in
+// [-87, 88] the clamps and the edge selects change nothing and 2^k is a normal number, so
+// p · 2^k1 · 2^k2 (p · 2^k1 exact) rounds the same exact value p · 2^k that one multiply does:
+// that lane-wise fast path gives the same bits (checked over every fp32 input).
+inline F4 exp4(F4 x, const ExpConsts& e) {
+  const F4* c = e.c;
+  I4 ki;
+  if (all4((x >= c[kCFastLo]) & (x <= c[kCFastHi]))) {
+    F4 p = exp_poly(x, e, ki);
+    return p * pow2(ki);
+  }
+  F4 xc = select4(x < c[kCClampLo], c[kCClampLo], select4(x > c[kCClampHi], c[kCClampHi], x));
+  F4 p = exp_poly(xc, e, ki);
+  I4 k1 = ki >> 1, k2 = ki - k1;
+  F4 y = p * pow2(k1) * pow2(k2);
+  y = select4(x > c[kCOverflow], c[kCInf], y);
+  y = select4(x < c[kCUnderflow], c[kCZero], y);
+  return select4(x != x, x, y);
+}
+
+} // namespace
+
+void exp_f32(const float* in, float* out, int64_t n) {
+  const ExpConsts c;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    F4 y0 = exp4(load4(in + i), c), y1 = exp4(load4(in + i + 4), c);
+    store4(out + i, y0);
+    store4(out + i + 4, y1);
+  }
+  for (; i + 4 <= n; i += 4) {
+    store4(out + i, exp4(load4(in + i), c));
+  }
+  for (; i < n; ++i) out[i] = exp_one(in[i]);
 }
 
 std::optional<Act> parse_act(const std::string& name) {

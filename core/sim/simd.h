@@ -1,0 +1,44 @@
+#pragma once
+/// Four fp32 / int32 lanes with GCC / Clang vector extensions: SSE2 natively, SIMD128 in wasm
+/// (-msimd128), so both builds run the same vector code. Each lane does exactly the IEEE
+/// operation its scalar form does (neither target has a fused multiply-add), which is what lets
+/// a vectorised loop keep the scalar loop's bits.
+#include <cstdint>
+#include <cstring>
+
+namespace nki::sim {
+
+typedef float F4 __attribute__((vector_size(16)));
+typedef int32_t I4 __attribute__((vector_size(16)));
+typedef uint32_t U4 __attribute__((vector_size(16)));
+
+inline F4 splat4(float v) {
+  return F4{v, v, v, v};
+}
+inline F4 load4(const float* p) {
+  F4 v;
+  std::memcpy(&v, p, 16);
+  return v;
+}
+inline void store4(float* p, F4 v) {
+  std::memcpy(p, &v, 16);
+}
+inline I4 bits4(F4 v) {
+  I4 r;
+  std::memcpy(&r, &v, 16);
+  return r;
+}
+inline F4 floats4(I4 v) {
+  F4 r;
+  std::memcpy(&r, &v, 16);
+  return r;
+}
+/// mask ? a : b, lane by lane (mask lanes all ones or all zeros).
+inline F4 select4(I4 mask, F4 a, F4 b) {
+  return floats4((bits4(a) & mask) | (bits4(b) & ~mask));
+}
+inline bool all4(I4 mask) {
+  return (mask[0] & mask[1] & mask[2] & mask[3]) != 0;
+}
+
+} // namespace nki::sim
