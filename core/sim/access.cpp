@@ -96,7 +96,9 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
              const Env& env, const SourceLoc& loc, std::deque<View>& pool) {
   View v;
   v.tensor = &k.tensor(ap.tensor);
-  v.buf = &storage.buffer(ap.tensor);
+  // A tile aliasing read-only memory (Storage::Redirect) is read there, with its strides.
+  const Redirect* rd = storage.redirect(ap.tensor);
+  v.buf = rd ? rd->buf : &storage.buffer(ap.tensor);
   v.dtype = v.tensor->dtype;
   v.esize = elem_size(v.dtype);
   v.data = v.buf->bytes();
@@ -105,7 +107,12 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
   const std::vector<int64_t>& shape = v.tensor->shape;
   const size_t nd = shape.size();
   std::vector<int64_t> tstride(nd, 1);
-  for (size_t d = nd; d-- > 1;) tstride[d - 1] = tstride[d] * shape[d];
+  if (rd) {
+    tstride = rd->stride;
+    v.origin = rd->origin;
+  } else {
+    for (size_t d = nd; d-- > 1;) tstride[d - 1] = tstride[d] * shape[d];
+  }
 
   // Which domain axis each tile axis of the pattern runs along (-1: fixed at 0).
   const int r = static_cast<int>(ap.tile_shape.size());

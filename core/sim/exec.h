@@ -11,6 +11,7 @@
 #include "ir/ir.h"
 #include "sema/sema.h"
 #include "sim/access.h"
+#include "sim/plan.h"
 #include "sim/storage.h"
 
 namespace nki::sim {
@@ -55,11 +56,13 @@ struct Source {
 
 class Exec : public Reporter {
 public:
-  Exec(const ir::Kernel& k, Storage& storage, RunLog& log) : k(k), storage(storage), log(log) {}
+  Exec(const ir::Kernel& k, Storage& storage, RunLog& log)
+      : k(k), storage(storage), log(log), plan(plan_kernel(k)) {}
 
   const ir::Kernel& k;
   Storage& storage;
   RunLog& log;
+  const KernelPlan plan;
   Env env;
   const ir::Instruction* cur = nullptr;
   int64_t seq = 0;          ///< instruction executions so far

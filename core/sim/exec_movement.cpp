@@ -38,8 +38,25 @@ void copy_into(Exec& ex, const Domain& dom, const View& dst, const View& src, bo
   });
 }
 
+// A copy the plan lets alias (KernelPlan::alias): when the whole tile is copied from read-only
+// memory, the tile reads that memory in place instead (Storage::Redirect); false otherwise.
+bool alias_copy(Exec& ex, const Instruction& in, const Domain& dom, const char* src_role) {
+  if (!ex.plan.alias[static_cast<size_t>(in.id)]) return false;
+  ex.storage.clear_redirect(in.result);
+  if (dom.masked()) return false;
+  View src = resolve(ex.storage, ex.k, ex.need(in, src_role).ap, dom, ex.env, in.loc, ex.pool);
+  if (src.linear || src.ind || !src.buf->read_only || src.dtype != src.buf->dtype) return false;
+  Redirect r;
+  r.buf = src.buf;
+  r.origin = src.origin;
+  r.stride.assign(src.stride, src.stride + dom.rank());
+  ex.storage.set_redirect(in.result, r);
+  return true;
+}
+
 void copy_exec(Exec& ex, const Instruction& in, const char* src_role, bool through_f32) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
+  if (alias_copy(ex, in, dom, src_role)) return;
   View dst = ex.output(in, dom);
   View src = ex.view(ex.need(in, src_role), dom);
   copy_into(ex, dom, dst, src, through_f32);

@@ -16,6 +16,8 @@ Interpreter::Interpreter(const Kernel& k, Storage& storage, RunLog& log, const S
     fns_[static_cast<size_t>(in.id)] = f;
   }
   ex_.env.iv.assign(k.loop_axes().size(), 0);
+  for (TensorId p : k.params())
+    if (ex_.plan.read_only[static_cast<size_t>(p)]) storage.buffer(p).read_only = true;
 }
 
 void Interpreter::run_instance(const std::vector<int64_t>& pid) {

@@ -9,7 +9,8 @@ namespace nki::sim {
 
 using namespace nki::ir;
 
-Storage::Storage(const Kernel& k) : k_(k), bufs_(k.tensors().size()) {}
+Storage::Storage(const Kernel& k)
+    : k_(k), bufs_(k.tensors().size()), redirects_(k.tensors().size()) {}
 
 TensorId Storage::base(TensorId t) const {
   const Tensor& x = k_.tensor(t);
@@ -66,11 +67,12 @@ void Storage::materialize(TensorId t) {
 
 void Storage::reset_instance() {
   for (size_t i = 0; i < bufs_.size(); ++i) {
-    if (!bufs_[i]) continue;
     switch (k_.tensor(static_cast<TensorId>(i)).buffer) {
     case ir::Buffer::PrivateHbm:
     case ir::Buffer::Sbuf:
     case ir::Buffer::Psum:
+      redirects_[i].buf = nullptr;
+      if (!bufs_[i]) break;
       allocated_ -= bufs_[i]->nbytes();
       bufs_[i].reset();
       break;

@@ -47,6 +47,16 @@ struct Buffer {
   uint8_t* bytes() const { return reinterpret_cast<uint8_t*>(words.get()); }
   int64_t nbytes() const { return elems * ir::dtype_size(dtype); }
   WrittenMap written;
+  bool read_only = false; ///< a parameter nothing writes (KernelPlan::read_only)
+};
+
+/// A tile whose elements are, one for one, elements of read-only memory (a load or copy of a
+/// parameter nothing writes, KernelPlan::alias): reads of the tile read that memory in place.
+/// Element (i0, i1, ...) of the tile is element origin + Σ stride[d] · id of `buf`.
+struct Redirect {
+  Buffer* buf = nullptr;
+  int64_t origin = 0;
+  std::vector<int64_t> stride; ///< per dimension of the tile
 };
 
 class Storage {
@@ -67,6 +77,14 @@ public:
   void materialize(ir::TensorId t);
   /// Marks `t` as fully written without touching its bytes (inputs, constants).
   void mark_written(ir::TensorId t);
+  /// The redirect of tile `t` (its base), or nullptr when its own buffer holds it.
+  const Redirect* redirect(ir::TensorId t) const {
+    const Redirect& r = redirects_[static_cast<size_t>(t)];
+    return r.buf ? &r : nullptr;
+  }
+  /// Makes `t` read `r` (its own buffer, if any, is left as it is and no longer read).
+  void set_redirect(ir::TensorId t, const Redirect& r) { redirects_[static_cast<size_t>(t)] = r; }
+  void clear_redirect(ir::TensorId t) { redirects_[static_cast<size_t>(t)].buf = nullptr; }
   /// Drops the buffers of every tensor whose memory is not shared across SPMD instances
   /// (private HBM, SBUF, PSUM), so that the next instance starts afresh.
   void reset_instance();
@@ -77,6 +95,7 @@ public:
 private:
   const ir::Kernel& k_;
   std::vector<std::unique_ptr<Buffer>> bufs_; // by base tensor id
+  std::vector<Redirect> redirects_;           // by tensor id
   int64_t allocated_ = 0, peak_ = 0;
 };
 
