@@ -65,9 +65,10 @@ public:
   const KernelPlan plan;
   Env env;
   const ir::Instruction* cur = nullptr;
-  int64_t seq = 0;          ///< instruction executions so far
-  std::deque<View> pool;    ///< views of indirect indices (stable addresses)
-  std::deque<Buffer> temps; ///< materialized operands of the current instruction
+  int64_t seq = 0;               ///< instruction executions so far
+  std::deque<View> pool;         ///< views of indirect indices (stable addresses)
+  std::deque<Buffer> temps;      ///< materialized operands of the current instruction
+  std::vector<float> scratch[3]; ///< an executor's fp32 work arrays, reused across executions
   uint64_t rng = 0x9e3779b97f4a7c15ull;
   float accumulator[2][128] = {}; ///< Scalar [0] and Vector [1] engines' reduce registers
   /// A kernel instance starts with fresh registers and random stream.

@@ -5,9 +5,11 @@
 // then added to PSUM in fp32 when accumulating — the order a PSUM accumulation group sums in.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "sim/exec.h"
+#include "sim/simd.h"
 
 namespace nki::sim {
 
@@ -25,30 +27,31 @@ Predicate range_mask(int axis, int64_t lo, int64_t hi) {
 
 // Reads an operand tile [K, F...] (or [K, 2, F] for double-row) as fp32 rows: out[k][f] for
 // f in [flo, fhi] of the flattened free axes. Rows of a double-row operand are (k, r) pairs.
-std::vector<float> gather(Exec& ex, const Operand& o, bool double_row, int64_t flo, int64_t fhi,
-                          int64_t& rows, int64_t& width) {
+// `out` (the executor's scratch, reused) is sized to rows x width; every element is written.
+void gather(Exec& ex, const Operand& o, bool double_row, int64_t flo, int64_t fhi, int64_t& rows,
+            int64_t& width, std::vector<float>& out) {
   const std::vector<int64_t>& s = o.ap.tile_shape;
   width = fhi - flo + 1;
   if (double_row) {
     rows = s[0] * 2;
     Domain dom(s, range_mask(2, flo, fhi), ex.env);
     View v = ex.view(o, dom);
-    std::vector<float> out(static_cast<size_t>(rows * width));
+    out.resize(static_cast<size_t>(rows * width));
     dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
       read_f32(v, pos, lo, n, &out[static_cast<size_t>((pos[0] * 2 + pos[1]) * width + lo - flo)],
                ex);
     });
-    return out;
+    return;
   }
   rows = s[0];
-  std::vector<float> out(static_cast<size_t>(rows * width));
+  out.resize(static_cast<size_t>(rows * width));
   if (s.size() == 2) {
     Domain dom(s, range_mask(1, flo, fhi), ex.env);
     View v = ex.view(o, dom);
     dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
       read_f32(v, pos, lo, n, &out[static_cast<size_t>(pos[0] * width + lo - flo)], ex);
     });
-    return out;
+    return;
   }
   Domain dom(s, {}, ex.env); // several free axes: flattened row-major
   View v = ex.view(o, dom);
@@ -59,7 +62,44 @@ std::vector<float> gather(Exec& ex, const Operand& o, bool double_row, int64_t f
     f = f * dom.extent(r - 1) + lo;
     read_f32(v, pos, lo, n, &out[static_cast<size_t>(pos[0] * width + f)], ex);
   });
-  return out;
+}
+
+// R[m][n] = Σ_k S[k][m] · V[k][n] in fp32, k ascending from 0 (S is [K, mw], V [K, nw], R
+// [mw, nw]). Blocks of 4 rows by 8 columns keep their sums in registers across k; each sum is
+// still 0 + s0·v0 + s1·v1 + ... in that order, one rounding per operation, as the plain loop.
+void matmul_f32(const float* S, int64_t mw, const float* V, int64_t nw, int64_t K, float* R) {
+  int64_t m = 0;
+  for (; m + 4 <= mw; m += 4) {
+    int64_t j = 0;
+    for (; j + 8 <= nw; j += 8) {
+      F4 a[4][2] = {};
+      for (int64_t k = 0; k < K; ++k) {
+        const F4 v0 = load4(V + k * nw + j), v1 = load4(V + k * nw + j + 4);
+        const float* s = S + k * mw + m;
+        for (int r = 0; r < 4; ++r) {
+          const F4 sr = splat4(s[r]);
+          a[r][0] = a[r][0] + sr * v0;
+          a[r][1] = a[r][1] + sr * v1;
+        }
+      }
+      for (int r = 0; r < 4; ++r) {
+        store4(R + (m + r) * nw + j, a[r][0]);
+        store4(R + (m + r) * nw + j + 4, a[r][1]);
+      }
+    }
+    for (; j < nw; ++j)
+      for (int r = 0; r < 4; ++r) {
+        float a = 0.0f;
+        for (int64_t k = 0; k < K; ++k) a = a + S[k * mw + m + r] * V[k * nw + j];
+        R[(m + r) * nw + j] = a;
+      }
+  }
+  for (; m < mw; ++m)
+    for (int64_t j = 0; j < nw; ++j) {
+      float a = 0.0f;
+      for (int64_t k = 0; k < K; ++k) a = a + S[k * mw + m] * V[k * nw + j];
+      R[m * nw + j] = a;
+    }
 }
 
 void exec_nc_matmul(Exec& ex, const Instruction& in) {
@@ -75,20 +115,13 @@ void exec_nc_matmul(Exec& ex, const Instruction& in) {
   for (size_t i = 1; i < shape.size(); ++i) n_total *= shape[i];
   int64_t nlo = flat_n ? 0 : blo[1], nhi = flat_n ? n_total - 1 : bhi[1];
   int64_t k_s, mw, k_m, nw;
-  std::vector<float> S = gather(ex, st, double_row, blo[0], bhi[0], k_s, mw);
-  std::vector<float> V = gather(ex, mv, double_row, nlo, nhi, k_m, nw);
+  std::vector<float>&S = ex.scratch[0], &V = ex.scratch[1], &R = ex.scratch[2];
+  gather(ex, st, double_row, blo[0], bhi[0], k_s, mw, S);
+  gather(ex, mv, double_row, nlo, nhi, k_m, nw, V);
   if (k_s != k_m) ex.unsupported("nc_matmul with operands of different partition counts");
   ex.log.matmul_macs += k_s * mw * nw;
-  // R[m][n] = Σ_k S[k][m] · V[k][n], k ascending.
-  std::vector<float> R(static_cast<size_t>(mw * nw), 0.0f);
-  for (int64_t m = 0; m < mw; ++m) {
-    float* __restrict r = &R[static_cast<size_t>(m * nw)];
-    for (int64_t k = 0; k < k_s; ++k) {
-      const float s = S[static_cast<size_t>(k * mw + m)];
-      const float* __restrict v = &V[static_cast<size_t>(k * nw)];
-      for (int64_t j = 0; j < nw; ++j) r[j] += s * v[j];
-    }
-  }
+  R.resize(static_cast<size_t>(mw * nw));
+  matmul_f32(S.data(), mw, V.data(), nw, k_s, R.data());
   const bool acc = ex.attr_num(in, "accumulate", 0) != 0;
   View out = ex.output(in, dom);
   const int rank = dom.rank();
@@ -112,48 +145,52 @@ void exec_nc_matmul(Exec& ex, const Instruction& in) {
   });
 }
 
-// out[f, p] = data[p, f] (free axes flattened); bit-exact.
-void exec_nc_transpose(Exec& ex, const Instruction& in) {
+// out[f, p] = data[p, f] (free axes flattened); bit-exact: float tiles move as fp32 values
+// (every float dtype's values survive fp32 exactly), integer tiles as integers.
+template <typename T> void transpose_as(Exec& ex, const Instruction& in, std::vector<T>& tile) {
   const Operand& d = ex.need(in, "data");
   const std::vector<int64_t>& s = d.ap.tile_shape;
   Domain ddom(s, {}, ex.env);
   View dv = ex.view(d, ddom);
   int64_t parts = s[0], free = 1;
   for (size_t i = 1; i < s.size(); ++i) free *= s[i];
-  std::vector<int64_t> tile(static_cast<size_t>(parts * free));
+  tile.resize(static_cast<size_t>(parts * free));
   const int r = ddom.rank();
   ddom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t f = 0;
     for (int k = 1; k < r - 1; ++k) f = f * ddom.extent(k) + pos[k];
     f = f * ddom.extent(r - 1) + lo;
-    int64_t buf[kChunk];
+    T* row = &tile[static_cast<size_t>(pos[0] * free + f)];
     for (int64_t c = 0; c < n; c += kChunk) {
-      int64_t w = std::min(kChunk, n - c);
-      if (dtype_is_float(dv.dtype)) {
-        float fb[kChunk];
-        read_f32(dv, pos, lo + c, w, fb, ex);
-        for (int64_t i = 0; i < w; ++i) std::memcpy(&buf[i], &fb[i], 4);
-      } else {
-        read_i64(dv, pos, lo + c, w, buf, ex);
-      }
-      std::copy(buf, buf + w, &tile[static_cast<size_t>(pos[0] * free + f + c)]);
+      if constexpr (std::is_same_v<T, float>)
+        read_f32(dv, pos, lo + c, std::min(kChunk, n - c), row + c, ex);
+      else
+        read_i64(dv, pos, lo + c, std::min(kChunk, n - c), row + c, ex);
     }
   });
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View out = ex.output(in, dom);
-  const bool fl = dtype_is_float(dv.dtype);
+  T col[kChunk];
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t v = tile[static_cast<size_t>((lo + i) * free + pos[0])];
-      if (fl) {
-        float f;
-        std::memcpy(&f, &v, 4);
-        write_f32(out, pos, lo + i, 1, &f);
-      } else {
-        write_i64(out, pos, lo + i, 1, &v);
-      }
+    for (int64_t c = 0; c < n; c += kChunk) {
+      const int64_t w = std::min(kChunk, n - c);
+      for (int64_t i = 0; i < w; ++i)
+        col[i] = tile[static_cast<size_t>((lo + c + i) * free + pos[0])];
+      if constexpr (std::is_same_v<T, float>)
+        write_f32(out, pos, lo + c, w, col);
+      else
+        write_i64(out, pos, lo + c, w, col);
     }
   });
+}
+
+void exec_nc_transpose(Exec& ex, const Instruction& in) {
+  if (dtype_is_float(ex.k.tensor(ex.need(in, "data").ap.tensor).dtype)) {
+    transpose_as<float>(ex, in, ex.scratch[0]);
+    return;
+  }
+  std::vector<int64_t> tile;
+  transpose_as<int64_t>(ex, in, tile);
 }
 
 } // namespace
