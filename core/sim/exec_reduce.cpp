@@ -4,10 +4,12 @@
 // the lanes in order), which keeps the loop vectorizable. Bitvec reductions are bit-exact.
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "sim/exec.h"
 #include "sim/exec_util.h"
+#include "sim/simd.h"
 
 namespace nki::sim {
 
@@ -15,26 +17,11 @@ using namespace nki::ir;
 
 namespace {
 
-// Four fp32 lanes (GCC/Clang vector extensions: SSE natively, SIMD128 in wasm), two of them
-// for the 8 interleaved lanes a run folds over. Loop vectorizers do not turn the lane loops
-// below into vector code by themselves (the fold is a reduction they will not reassociate).
-typedef float F4 __attribute__((vector_size(16)));
-typedef int32_t I4 __attribute__((vector_size(16)));
-
-inline F4 load4(const float* p) {
-  F4 v;
-  std::memcpy(&v, p, 16);
-  return v;
-}
-// NaN-propagating max / min: keep `a` where it wins or is NaN.
+// Runs fold over 8 interleaved lanes, two F4 (simd.h). Loop vectorizers do not turn the lane
+// loops below into vector code by themselves (the fold is a reduction they will not
+// reassociate). NaN-propagating max / min: keep `a` where it wins or is NaN.
 inline F4 pick(F4 a, F4 b, I4 keep_a) {
-  I4 ai, bi;
-  std::memcpy(&ai, &a, 16);
-  std::memcpy(&bi, &b, 16);
-  I4 r = (ai & keep_a) | (bi & ~keep_a);
-  F4 out;
-  std::memcpy(&out, &r, 16);
-  return out;
+  return select4(keep_a, a, b);
 }
 
 float fold_run(Alu op, float acc, const float* v, int64_t n) {
@@ -185,6 +172,125 @@ void exec_tensor_partition_reduce(Exec& ex, const Instruction& in) {
   write_touched(ex, in, acc, touched);
 }
 
+// The arithmetic operators inline, as alu_one defines them (the scan's fast path).
+template <Alu Op> inline float alu_inline(float a, float b) {
+  if constexpr (Op == Alu::Add)
+    return a + b;
+  else if constexpr (Op == Alu::Subtract)
+    return a - b;
+  else if constexpr (Op == Alu::Multiply)
+    return a * b;
+  else if constexpr (Op == Alu::Maximum)
+    return ((a >= b) | (a != a)) ? a : b;
+  else
+    return ((a <= b) | (a != a)) ? a : b; // Minimum
+}
+
+// One scan step per row for kScanRows rows side by side (independent chains, so the machine
+// overlaps them), each row exactly the scalar recurrence. Row j of an operand starts `stride`
+// elements after row j - 1.
+constexpr int kScanRows = 8;
+struct ScanRows {
+  const float* a;
+  int64_t sa;
+  const float* b;
+  int64_t sb;
+  float* o;
+  int64_t so;
+};
+using ScanFn = void (*)(const ScanRows&, float*, int64_t, bool, bool);
+
+template <Alu Op0, Alu Op1>
+void scan_rows(const ScanRows& r, float* state, int64_t n, bool r0, bool r1) {
+  float s[kScanRows];
+  std::copy(state, state + kScanRows, s);
+  for (int64_t i = 0; i < n; ++i)
+    for (int j = 0; j < kScanRows; ++j) {
+      const float x = r.a[j * r.sa + i], y = r.b[j * r.sb + i];
+      const float t = r0 ? alu_inline<Op0>(s[j], x) : alu_inline<Op0>(x, s[j]);
+      s[j] = r1 ? alu_inline<Op1>(y, t) : alu_inline<Op1>(t, y);
+      r.o[j * r.so + i] = s[j];
+    }
+  std::copy(s, s + kScanRows, state);
+}
+
+constexpr Alu kScanOps[] = {Alu::Add, Alu::Subtract, Alu::Multiply, Alu::Maximum, Alu::Minimum};
+
+template <Alu Op0, size_t... I> ScanFn scan_fn_for(Alu op1, std::index_sequence<I...>) {
+  ScanFn f = nullptr;
+  ((op1 == kScanOps[I] ? (f = scan_rows<Op0, kScanOps[I]>) : f), ...);
+  return f;
+}
+template <size_t... I> ScanFn scan_fn(Alu op0, Alu op1, std::index_sequence<I...> seq) {
+  ScanFn f = nullptr;
+  ((op0 == kScanOps[I] ? (f = scan_fn_for<kScanOps[I]>(op1, seq)) : f), ...);
+  return f;
+}
+
+// The scan of a whole unmasked [P, F] tile whose inputs are fully written and whose output
+// shares no memory with them, kScanRows partitions at a time: the same values, reads and
+// writes as the row-by-row loop (nothing it reads can be a never-written element, and no row
+// it writes is read afterwards). False when the case does not apply.
+bool scan_tile(Exec& ex, const Domain& dom, const View& d0, const View& d1, const Source& init,
+               const View& out, Alu op0, Alu op1, bool r0, bool r1) {
+  if (dom.rank() != 2 || dom.masked()) return false;
+  const ScanFn fn =
+      scan_fn(op0, op1, std::make_index_sequence<sizeof(kScanOps) / sizeof(kScanOps[0])>());
+  if (!fn) return false;
+  for (const View* v : {&d0, &d1, init.scalar ? nullptr : &init.view}) {
+    if (v && (v->ind || !v->buf->written.all() || v->buf == out.buf)) return false;
+  }
+  if (out.ind) return false;
+  const int64_t rows = dom.extent(0), n = dom.extent(1);
+  // Scratch: kScanRows rows of each operand (used when a view cannot be read in place), and
+  // the padding rows of a last, partial group.
+  std::vector<float>& buf = ex.scratch[0];
+  buf.resize(static_cast<size_t>(3 * kScanRows * n));
+  float* scratch[3] = {buf.data(), buf.data() + kScanRows * n, buf.data() + 2 * kScanRows * n};
+  auto rows_of = [&](const View& v, int64_t p0, int g, float* tmp, int64_t& stride) {
+    int64_t pos[1] = {p0};
+    const float* p = g == kScanRows ? direct_in(v, pos, 0) : nullptr;
+    if (p) {
+      stride = v.stride[0];
+      return p;
+    }
+    for (int j = 0; j < kScanRows; ++j) {
+      pos[0] = p0 + j;
+      if (j < g)
+        read_f32(v, pos, 0, n, tmp + j * n, ex);
+      else
+        std::fill(tmp + j * n, tmp + (j + 1) * n, 0.0f);
+    }
+    stride = n;
+    return static_cast<const float*>(tmp);
+  };
+  float state[kScanRows];
+  for (int64_t p0 = 0; p0 < rows; p0 += kScanRows) {
+    const int g = static_cast<int>(std::min<int64_t>(kScanRows, rows - p0));
+    for (int j = 0; j < kScanRows; ++j) {
+      int64_t pos[1] = {p0 + j};
+      state[j] = 0.0f;
+      if (j < g) ex.read(init, pos, 0, 1, &state[j]);
+    }
+    ScanRows r;
+    r.a = rows_of(d0, p0, g, scratch[0], r.sa);
+    r.b = rows_of(d1, p0, g, scratch[1], r.sb);
+    int64_t pos[1] = {p0};
+    float* direct = g == kScanRows ? direct_out(out, pos, 0) : nullptr;
+    r.o = direct ? direct : scratch[2];
+    r.so = direct ? out.stride[0] : n;
+    fn(r, state, n, r0, r1);
+    for (int j = 0; j < g; ++j) {
+      pos[0] = p0 + j;
+      if (direct)
+        wrote_direct(out, pos, 0, n);
+      else
+        write_f32(out, pos, 0, n, scratch[2] + j * n);
+    }
+  }
+  return true;
+}
+
 // r[p, 0] = op1(op0(data0[p, 0], initial[p]), data1[p, 0]); r[p, i] uses r[p, i-1].
 void exec_tensor_tensor_scan(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
@@ -194,6 +300,7 @@ void exec_tensor_tensor_scan(Exec& ex, const Instruction& in) {
   auto op0 = parse_alu(ex.attr_str(in, "op0")), op1 = parse_alu(ex.attr_str(in, "op1"));
   if (!op0 || !op1) ex.unsupported("tensor_tensor_scan operators");
   bool r0 = ex.attr_num(in, "reverse0", 0) != 0, r1 = ex.attr_num(in, "reverse1", 0) != 0;
+  if (scan_tile(ex, dom, d0, d1, init, out, *op0, *op1, r0, r1)) return;
   std::vector<float> state(static_cast<size_t>(dom.extent(0)));
   std::vector<uint8_t> started(state.size(), 0);
   float a[kChunk], b[kChunk];
@@ -252,8 +359,48 @@ Rows gather_rows(Exec& ex, const Instruction& in) {
   return rows;
 }
 
+// (count, mean, variance·count) of the elements of `v` (n of them) at even, then odd,
+// positions, `stride` apart: count and sum in order, then the squared deviations in order.
+void bn_stats_row(const float* v, int64_t n, float* out) {
+  for (int parity = 0; parity < 2; ++parity) {
+    float count = 0, sum = 0;
+    for (int64_t i = parity; i < n; i += 2) count += 1, sum += v[i];
+    float mean = count > 0 ? sum / count : 0.0f, m2 = 0;
+    for (int64_t i = parity; i < n; i += 2) {
+      float dlt = v[i] - mean;
+      m2 += dlt * dlt;
+    }
+    out[parity * 3 + 0] = count;
+    out[parity * 3 + 1] = mean;
+    out[parity * 3 + 2] = m2;
+  }
+}
+
 // Per partition: (count, mean, variance·count) of the even-indexed and the odd-indexed elements.
 void exec_bn_stats(Exec& ex, const Instruction& in) {
+  const Operand& d = ex.need(in, "data");
+  const std::vector<int64_t>& s = d.ap.tile_shape;
+  if (s.size() == 2) { // one run per partition, in order: the rows read in place
+    Domain dom(s, in.mask, ex.env);
+    if (!dom.masked()) {
+      View data = ex.view(d, dom);
+      std::vector<float> acc(static_cast<size_t>(s[0] * 6), 0.0f);
+      std::vector<uint8_t> touched(acc.size(), s[1] > 0 ? 1 : 0);
+      std::vector<float>& row = ex.scratch[0];
+      row.resize(static_cast<size_t>(s[1]));
+      dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
+        const float* v = direct_in(data, pos, lo);
+        if (!v) {
+          for (int64_t c = 0; c < n; c += kChunk)
+            read_f32(data, pos, lo + c, std::min(kChunk, n - c), row.data() + c, ex);
+          v = row.data();
+        }
+        bn_stats_row(v, n, &acc[static_cast<size_t>(pos[0] * 6)]);
+      });
+      write_touched(ex, in, acc, touched);
+      return;
+    }
+  }
   Rows rows = gather_rows(ex, in);
   std::vector<float> acc(rows.values.size() * 6, 0.0f);
   std::vector<uint8_t> touched(acc.size(), 0);

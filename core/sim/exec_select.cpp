@@ -12,14 +12,36 @@ using namespace nki::ir;
 
 namespace {
 
-bool cmp_holds(const std::string& op, double a, double b) {
-  if (op == "<" || op == "less") return a < b;
-  if (op == "<=" || op == "less_equal") return a <= b;
-  if (op == ">" || op == "greater") return a > b;
-  if (op == ">=" || op == "greater_equal") return a >= b;
-  if (op == "==" || op == "equal") return a == b;
-  if (op == "!=" || op == "not_equal") return a != b;
-  return false;
+// A comparison operator's name, parsed once per execution (not per element).
+enum class Cmp : uint8_t { Lt, Le, Gt, Ge, Eq, Ne, Never };
+
+Cmp parse_cmp(const std::string& op) {
+  if (op == "<" || op == "less") return Cmp::Lt;
+  if (op == "<=" || op == "less_equal") return Cmp::Le;
+  if (op == ">" || op == "greater") return Cmp::Gt;
+  if (op == ">=" || op == "greater_equal") return Cmp::Ge;
+  if (op == "==" || op == "equal") return Cmp::Eq;
+  if (op == "!=" || op == "not_equal") return Cmp::Ne;
+  return Cmp::Never;
+}
+
+template <typename T> bool cmp_holds(Cmp op, T a, T b) {
+  switch (op) {
+  case Cmp::Lt:
+    return a < b;
+  case Cmp::Le:
+    return a <= b;
+  case Cmp::Gt:
+    return a > b;
+  case Cmp::Ge:
+    return a >= b;
+  case Cmp::Eq:
+    return a == b;
+  case Cmp::Ne:
+    return a != b;
+  default:
+    return false;
+  }
 }
 
 void exec_select(Exec& ex, const Instruction& in) {
@@ -47,7 +69,7 @@ void exec_affine_select(Exec& ex, const Instruction& in) {
   float fv = static_cast<float>(ex.need(in, "on_false_value").scalar);
   View out = ex.output(in, dom);
   std::vector<int64_t> aff = ex.attr_ints(in, "affine");
-  std::string cmp = ex.attr_str(in, "cmp", ">=");
+  const Cmp cmp = parse_cmp(ex.attr_str(in, "cmp", ">="));
   int64_t base = aff.empty() ? 0 : aff[0];
   int64_t a[kMaxRank] = {0};
   for (size_t i = 1; i + 3 <= aff.size(); i += 3) {
@@ -67,8 +89,10 @@ void exec_affine_select(Exec& ex, const Instruction& in) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(x, pos, lo + c, m, v, ex);
+      // The affine value is an integer (exact as a double): compared as one.
+      const int64_t step = a[r - 1], first = v0 + step * (lo + c);
       for (int64_t i = 0; i < m; ++i)
-        if (!cmp_holds(cmp, static_cast<double>(v0 + a[r - 1] * (lo + c + i)), 0.0)) v[i] = fv;
+        if (!cmp_holds<int64_t>(cmp, first + step * i, 0)) v[i] = fv;
       write_f32(out, pos, lo + c, m, v);
     }
   });
@@ -83,7 +107,8 @@ void exec_range_select(Exec& ex, const Instruction& in) {
   Source b0 = ex.source(in, "bound0", dom), b1 = ex.source(in, "bound1", dom);
   float fv = static_cast<float>(ex.need(in, "on_false_value").scalar);
   View out = ex.output(in, dom);
-  std::string c0 = ex.attr_str(in, "comp_op0"), c1 = ex.attr_str(in, "comp_op1");
+  const Cmp c0 = parse_cmp(ex.attr_str(in, "comp_op0")),
+            c1 = parse_cmp(ex.attr_str(in, "comp_op1"));
   int64_t start = static_cast<int64_t>(ex.attr_num(in, "range_start", 0));
   PartitionReduce red(ex, in, PartitionReduce::Mode::Vector, "maximum");
   const int r = dom.rank();
@@ -100,7 +125,7 @@ void exec_range_select(Exec& ex, const Instruction& in) {
       read_f32(x, pos, lo + c, m, v, ex);
       for (int64_t i = 0; i < m; ++i) {
         double idx = static_cast<double>(start + flat + lo + c + i);
-        if (!(cmp_holds(c0, idx, lo_b) && cmp_holds(c1, idx, hi_b))) v[i] = fv;
+        if (!(cmp_holds<double>(c0, idx, lo_b) && cmp_holds<double>(c1, idx, hi_b))) v[i] = fv;
       }
       write_f32(out, pos, lo + c, m, v);
       red.add(r > 1 ? pos[0] : 0, v, m);

@@ -1,0 +1,141 @@
+// The simulator's whole-tile fast paths give exactly the values of the element-wise
+// definitions: tensor_tensor_scan eight partitions at a time (and a last, partial group),
+// bn_stats on rows read in place, nc_matmul in register blocks, nc_transpose by runs. Each
+// expectation below is the definition computed here in the same fp32 order, compared bit for
+// bit.
+#include <cstring>
+
+#include "sim_support.h"
+#include "trace_fixture.h"
+
+using namespace nki;
+using simtest::KernelUnderTest;
+
+namespace {
+
+// Deterministic values of varied sign and magnitude (finite).
+std::vector<float> values(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  uint32_t s = seed;
+  for (float& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = (static_cast<float>(static_cast<int32_t>(s)) / 2147483648.0f) * (1.0f + (s >> 28));
+  }
+  return v;
+}
+
+uint32_t bits(float x) {
+  uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
+
+} // namespace
+
+TEST_F(TraceTest, sim_scan_of_a_whole_tile_is_the_row_recurrence) {
+  // 100 partitions: 12 groups of 8 and a partial one; x * s + y, then (y - t) max'ed.
+  const int P = 100, F = 300;
+  KernelUnderTest t;
+  int x = t.param("x", "[100,300]"), y = t.param("y", "[100,300]"), i = t.param("i", "[100,1]");
+  t.open();
+  int out = t.ndarray("out", "[100,300]", "float32", "shared_hbm");
+  int out2 = t.ndarray("out2", "[100,300]", "float32", "shared_hbm");
+  int xt = t.call("load", {{"src", KernelUnderTest::v(x)}});
+  int yt = t.call("load", {{"src", KernelUnderTest::v(y)}});
+  int it = t.call("load", {{"src", KernelUnderTest::v(i)}});
+  int s1 = t.call("tensor_tensor_scan",
+                  {{"data0", KernelUnderTest::v(xt)},
+                   {"data1", KernelUnderTest::v(yt)},
+                   {"initial", KernelUnderTest::v(it)}},
+                  R"("attrs":{"op0":"multiply","op1":"add"})");
+  int s2 = t.call("tensor_tensor_scan",
+                  {{"data0", KernelUnderTest::v(xt)},
+                   {"data1", KernelUnderTest::v(yt)},
+                   {"initial", R"({"s":0.5})"}},
+                  R"("attrs":{"op0":"maximum","op1":"subtract","reverse1":true})");
+  t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(s1)}});
+  t.call("store", {{"dst", KernelUnderTest::v(out2)}, {"value", KernelUnderTest::v(s2)}});
+  auto k = t.finish({out, out2});
+  auto xv = values(P * F, 1), yv = values(P * F, 2), iv = values(P, 3);
+  for (float& v : xv) v *= 0.5f; // keep the products bounded
+  auto r = simtest::run(k, {xv, yv, iv});
+  for (int p = 0; p < P; ++p) {
+    float s = iv[p], u = 0.5f;
+    for (int f = 0; f < F; ++f) {
+      const float a = xv[p * F + f], b = yv[p * F + f];
+      s = a * s + b;
+      const float m = ((a >= u) | (a != a)) ? a : u;
+      u = b - m;
+      ASSERT_EQ(bits(r[0][p * F + f]), bits(s)) << p << "," << f;
+      ASSERT_EQ(bits(r[1][p * F + f]), bits(u)) << p << "," << f;
+    }
+  }
+}
+
+TEST_F(TraceTest, sim_bn_stats_of_whole_rows_counts_means_and_squared_deviations_in_order) {
+  const int P = 128, F = 501;
+  KernelUnderTest t;
+  int x = t.param("x", "[128,501]");
+  t.open();
+  int out = t.ndarray("out", "[128,6]", "float32", "shared_hbm");
+  int xt = t.call("load", {{"src", KernelUnderTest::v(x)}});
+  int st = t.call("bn_stats", {{"data", KernelUnderTest::v(xt)}});
+  t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(st)}});
+  auto k = t.finish({out});
+  auto xv = values(P * F, 4);
+  auto r = simtest::run(k, {xv});
+  for (int p = 0; p < P; ++p)
+    for (int parity = 0; parity < 2; ++parity) {
+      float count = 0, sum = 0, m2 = 0;
+      for (int f = parity; f < F; f += 2) count += 1, sum += xv[p * F + f];
+      const float mean = sum / count;
+      for (int f = parity; f < F; f += 2) {
+        const float d = xv[p * F + f] - mean;
+        m2 += d * d;
+      }
+      const float* got = &r[0][p * 6 + parity * 3];
+      EXPECT_EQ(got[0], count) << p;
+      EXPECT_EQ(bits(got[1]), bits(mean)) << p;
+      EXPECT_EQ(bits(got[2]), bits(m2)) << p;
+    }
+}
+
+TEST_F(TraceTest, sim_matmul_blocks_sum_each_output_in_k_order) {
+  // M = 70 and N = 45: full 4 x 8 blocks and both kinds of edge.
+  const int K = 128, M = 70, N = 45;
+  KernelUnderTest t;
+  int a = t.param("a", "[128,70]"), b = t.param("b", "[128,45]");
+  t.open();
+  int out = t.ndarray("out", "[70,45]", "float32", "shared_hbm");
+  int at = t.call("load", {{"src", KernelUnderTest::v(a)}});
+  int bt = t.call("load", {{"src", KernelUnderTest::v(b)}});
+  int m = t.call("nc_matmul",
+                 {{"stationary", KernelUnderTest::v(at)}, {"moving", KernelUnderTest::v(bt)}});
+  int c = t.call("copy", {{"src", KernelUnderTest::v(m)}});
+  t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(c)}});
+  auto k = t.finish({out});
+  auto av = values(K * M, 5), bv = values(K * N, 6);
+  auto r = simtest::run(k, {av, bv});
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0.0f;
+      for (int kk = 0; kk < K; ++kk) s = s + av[kk * M + i] * bv[kk * N + j];
+      ASSERT_EQ(bits(r[0][i * N + j]), bits(s)) << i << "," << j;
+    }
+}
+
+TEST_F(TraceTest, sim_nc_transpose_moves_every_element_exactly) {
+  KernelUnderTest t;
+  int x = t.param("x", "[96,40]");
+  t.open();
+  int out = t.ndarray("out", "[40,96]", "float32", "shared_hbm");
+  int xt = t.call("load", {{"src", KernelUnderTest::v(x)}});
+  int tr = t.call("nc_transpose", {{"data", KernelUnderTest::v(xt)}});
+  int c = t.call("copy", {{"src", KernelUnderTest::v(tr)}});
+  t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(c)}});
+  auto k = t.finish({out});
+  auto xv = values(96 * 40, 7);
+  auto r = simtest::run(k, {xv});
+  for (int p = 0; p < 96; ++p)
+    for (int f = 0; f < 40; ++f) ASSERT_EQ(bits(r[0][f * 96 + p]), bits(xv[p * 40 + f]));
+}
