@@ -356,7 +356,7 @@ void wrote_direct(const View& v, const int64_t* pos, int64_t lo, int64_t n) {
 
 void note_write_coverage(const View& v, const Domain& dom) {
   Buffer& b = *v.buf;
-  if (b.written.all() || dom.masked() || v.ind || v.origin != 0) return;
+  if (b.written.all() || dom.masked() || dom.windowed() || v.ind || v.origin != 0) return;
   if (elem_size(b.dtype) != v.esize) return;
   std::vector<std::pair<int64_t, int64_t>> axes; // (stride, extent)
   int64_t count = 1;

@@ -25,6 +25,9 @@ constexpr int64_t kChunk = 1024;
 struct Env {
   std::vector<int64_t> iv;  ///< by loop axis id
   std::vector<int64_t> pid; ///< by grid axis
+  /// A partition window (Interpreter strips): while win_rows > 0, every domain of rank >= 2
+  /// whose axis 0 spans win_rows partitions visits only partitions [win_lo, win_hi).
+  int64_t win_rows = 0, win_lo = 0, win_hi = 0;
   /// The part of `e` that does not depend on tile axes.
   int64_t eval_symbols(const ir::AffineExpr& e) const;
   /// Whether a predicate over loop variables and program ids holds.
@@ -37,7 +40,12 @@ public:
   Domain(const std::vector<int64_t>& shape, const ir::Predicate& mask, const Env& env);
 
   int rank() const { return rank_; }
+  /// The tile's extent along axis k (a window does not change it).
   int64_t extent(int k) const { return shape_[k]; }
+  /// Partitions [row_lo(), row_hi()) of axis 0 are visited (all of them unless windowed).
+  int64_t row_lo() const { return row_lo_; }
+  int64_t row_hi() const { return row_hi_; }
+  bool windowed() const { return rank_ > 1 && (row_lo_ != 0 || row_hi_ != shape_[0]); }
   const int64_t* shape() const { return shape_; }
   bool masked() const { return !terms_.empty() || none_; }
   bool none() const { return none_; }
@@ -48,12 +56,17 @@ public:
     if (none_) return;
     int64_t pos[kMaxRank] = {0};
     const int outer = rank_ - 1;
+    if (outer > 0) {
+      if (row_lo_ >= row_hi_) return;
+      pos[0] = row_lo_;
+    }
     for (;;) {
       int64_t lo = 0, hi = shape_[rank_ - 1];
       if (inner_interval(pos, lo, hi) && hi > lo) f(static_cast<const int64_t*>(pos), lo, hi - lo);
       int k = outer - 1;
-      while (k >= 0 && ++pos[k] == shape_[k]) pos[k--] = 0;
-      if (k < 0) return;
+      while (k > 0 && ++pos[k] == shape_[k]) pos[k--] = 0;
+      if (k > 0) continue;                      // an axis between 0 and the innermost moved
+      if (k < 0 || ++pos[0] == row_hi_) return; // else the next partition
     }
   }
   /// Smallest and largest position visited along each axis (false when nothing is visited).
@@ -71,6 +84,7 @@ private:
   bool scan_bounds(int64_t* lo, int64_t* hi) const;
   int rank_ = 0;
   int64_t shape_[kMaxRank];
+  int64_t row_lo_ = 0, row_hi_ = 0;
   std::vector<Term> terms_;
   bool none_ = false;
   mutable int bounds_state_ = 0; // 0: not computed, 1: visited, 2: nothing visited

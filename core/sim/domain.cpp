@@ -70,6 +70,11 @@ Domain::Domain(const std::vector<int64_t>& shape, const Predicate& mask, const E
     shape_[k] = shape.empty() ? 1 : shape[k];
     if (shape_[k] <= 0) none_ = true;
   }
+  row_hi_ = shape_[0];
+  if (env.win_rows > 0 && rank_ > 1 && shape_[0] == env.win_rows) {
+    row_lo_ = env.win_lo;
+    row_hi_ = env.win_hi;
+  }
   for (const Comparison& cmp : mask.terms) {
     AffineExpr d = cmp.lhs - cmp.rhs;
     Term t{env.eval_symbols(d), {0}, cmp.op};
@@ -138,6 +143,10 @@ bool Domain::bounds(int64_t* lo, int64_t* hi) const {
   if (none_) return false;
   if (terms_.empty()) {
     for (int k = 0; k < rank_; ++k) lo[k] = 0, hi[k] = shape_[k] - 1;
+    if (rank_ > 1) {
+      if (row_lo_ >= row_hi_) return false;
+      lo[0] = row_lo_, hi[0] = row_hi_ - 1;
+    }
     return true;
   }
   if (bounds_state_ == 0) {
@@ -150,8 +159,8 @@ bool Domain::bounds(int64_t* lo, int64_t* hi) const {
 int64_t Domain::count() const {
   int64_t n = 0;
   if (!masked()) {
-    n = 1;
-    for (int k = 0; k < rank_; ++k) n *= shape_[k];
+    n = rank_ > 1 ? row_hi_ - row_lo_ : 1;
+    for (int k = rank_ > 1 ? 1 : 0; k < rank_; ++k) n *= shape_[k];
     return n;
   }
   for_each_run([&](const int64_t*, int64_t, int64_t m) { n += m; });

@@ -98,7 +98,8 @@ void Exec::count_bytes(const View& v, const Domain& dom) {
     n = dom.count();
   } else {
     for (int a = 0; a < dom.rank(); ++a)
-      if (v.stride[a] != 0 || v.ind) n *= dom.extent(a);
+      if (v.stride[a] != 0 || v.ind)
+        n *= a == 0 && dom.rank() > 1 ? dom.row_hi() - dom.row_lo() : dom.extent(a);
   }
   log.bytes_moved += n * v.esize;
 }

@@ -56,11 +56,18 @@ float fold_run(Alu op, float acc, const float* v, int64_t n) {
 // Writes acc[flat] for every touched flat position of the output (row-major over its shape).
 void write_touched(Exec& ex, const Instruction& in, const std::vector<float>& acc,
                    const std::vector<uint8_t>& touched) {
-  bool all = std::all_of(touched.begin(), touched.end(), [](uint8_t t) { return t != 0; });
   std::vector<int64_t> shape = ex.out_shape(in);
   Domain dom(shape, {}, ex.env);
-  View out = ex.output(in, dom, all);
   const int r = dom.rank();
+  // Whether every position the domain visits (all of them, or a window's) was touched.
+  bool all = true;
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
+    int64_t flat = 0;
+    for (int k = 0; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
+    flat = flat * dom.extent(r - 1) + lo;
+    for (int64_t i = 0; i < n && all; ++i) all = touched[static_cast<size_t>(flat + i)] != 0;
+  });
+  View out = ex.output(in, dom, all);
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t flat = 0;
     for (int k = 0; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];

@@ -1,5 +1,8 @@
 #include "sim/interpreter.h"
 
+#include <algorithm>
+
+#include "sema/sema.h"
 #include "sim/diagnostics.h"
 
 namespace nki::sim {
@@ -40,18 +43,27 @@ void Interpreter::region(const Region& r) {
   }
 }
 
+void Interpreter::execute(const Instruction& in) {
+  ex_.cur = &in;
+  ++ex_.seq;
+  ex_.pool.clear();
+  ex_.temps.clear();
+  fns_[static_cast<size_t>(in.id)](ex_, in);
+  ++ex_.log.instructions;
+}
+
 void Interpreter::body(const Region& r) {
   bool after_if = false, if_taken = false;
-  for (const Item& it : r.body) {
+  for (size_t i = 0; i < r.body.size(); ++i) {
+    const Item& it = r.body[i];
     if (it.kind == Item::Kind::Inst) {
-      const Instruction& in = k_.inst(it.id);
-      ex_.cur = &in;
-      ++ex_.seq;
-      ex_.pool.clear();
-      ex_.temps.clear();
-      fns_[static_cast<size_t>(in.id)](ex_, in);
-      ++ex_.log.instructions;
       after_if = false;
+      const int32_t g = ex_.plan.group_of[static_cast<size_t>(it.id)];
+      if (g >= 0 && run_strips(ex_.plan.groups[static_cast<size_t>(g)])) {
+        i += ex_.plan.groups[static_cast<size_t>(g)].insts.size() - 1;
+        continue;
+      }
+      execute(k_.inst(it.id));
       continue;
     }
     const Region& child = k_.region(it.id);
@@ -71,6 +83,116 @@ void Interpreter::body(const Region& r) {
     after_if = false;
     region(child);
   }
+}
+
+namespace {
+
+// Bytes of partitions a strip should cover: the group's tiles stay in the core's caches.
+constexpr int64_t kStripBytes = 512 * 1024;
+
+// Clears the partition window and the strip buffers' redirects however the run ends.
+struct StripScope {
+  Exec& ex;
+  const StripGroup& g;
+  ~StripScope() {
+    ex.env.win_rows = 0;
+    for (TensorId t : g.local) ex.storage.clear_strip(t);
+  }
+};
+
+} // namespace
+
+bool Interpreter::run_strips(const StripGroup& g) {
+  const int64_t strip =
+      std::max<int64_t>(1, std::min(g.rows, kStripBytes / std::max<int64_t>(1, g.row_bytes)));
+  if (strip >= g.rows) return false;
+  StripScope scope{ex_, g};
+  // The group's own tiles hold one strip of rows each (partition p at row p - lo): first as
+  // placeholders, so that the checks below resolve them without allocating them whole.
+  std::vector<Redirect> strips(g.local.size());
+  if (!placeholder_) {
+    placeholder_ = std::make_unique<Buffer>();
+    placeholder_->written.set_all();
+  }
+  for (size_t i = 0; i < g.local.size(); ++i) {
+    const Tensor& t = k_.tensor(g.local[i]);
+    Redirect& r = strips[i];
+    r.buf = placeholder_.get();
+    r.stride.assign(t.shape.size(), 1);
+    for (size_t d = t.shape.size(); d-- > 1;) r.stride[d - 1] = r.stride[d] * t.shape[d];
+    ex_.storage.set_strip(t.id, r);
+  }
+  // Run-time conditions, checked over each instruction's whole tile in program order (a
+  // failing check leaves everything to the ordinary path, which then reports it as usual):
+  // unmasked, operands in bounds and strided, what the group reads and has not defined fully
+  // written. Own tiles whose copy will alias read-only memory need no strip buffer.
+  std::vector<TensorId> defined, aliased;
+  try {
+    for (InstId id : g.insts) {
+      const Instruction& in = k_.inst(id);
+      Domain dom(main_shape(k_, in), in.mask, ex_.env);
+      if (dom.masked()) return false;
+      for (const Operand& o : in.operands) {
+        if (o.is_scalar || o.ap.tensor == kNone) continue;
+        View v = resolve(ex_.storage, k_, o.ap, dom, ex_.env, in.loc, ex_.pool);
+        if (v.linear) return false;
+        const bool ours = std::find(defined.begin(), defined.end(), v.tensor->id) != defined.end();
+        if (reads_only(o.role) && !ours && !v.buf->written.all()) return false;
+        if (o.role == "src" && ex_.plan.alias[static_cast<size_t>(id)] && v.buf->read_only &&
+            v.dtype == v.buf->dtype)
+          aliased.push_back(in.result);
+      }
+      if (in.result != kNone) defined.push_back(in.result);
+    }
+  } catch (const sema::NkiError&) {
+    return false;
+  }
+  ex_.pool.clear();
+  if (strip_bufs_.size() < g.local.size()) strip_bufs_.resize(g.local.size());
+  for (size_t i = 0; i < g.local.size(); ++i) {
+    const Tensor& t = k_.tensor(g.local[i]);
+    if (std::find(aliased.begin(), aliased.end(), t.id) != aliased.end()) {
+      strips[i].buf = nullptr; // should the copy not alias after all, it uses t's own buffer
+      ex_.storage.clear_strip(t.id);
+      continue;
+    }
+    std::unique_ptr<Buffer>& b = strip_bufs_[i];
+    const int64_t elems = strip * strips[i].stride[0];
+    if (!b || b->dtype != t.dtype || b->elems < elems) {
+      if (b) ex_.storage.account(-b->nbytes());
+      b = std::make_unique<Buffer>();
+      b->dtype = t.dtype;
+      b->elems = elems;
+      b->words.reset(new uint64_t[static_cast<size_t>((b->nbytes() + 7) / 8 + 1)]);
+      ex_.storage.account(b->nbytes());
+    }
+    // Every row of a strip is written before it is read (the group's instructions run in
+    // order on it, each over its whole tile); stale rows of the previous strip are never read.
+    b->written.set_all();
+    strips[i].buf = b.get();
+  }
+  const int64_t seq0 = ex_.seq;
+  ex_.env.win_rows = g.rows;
+  for (int64_t lo = 0; lo < g.rows; lo += strip) {
+    ex_.env.win_lo = lo;
+    ex_.env.win_hi = std::min(g.rows, lo + strip);
+    for (size_t i = 0; i < g.local.size(); ++i) {
+      if (!strips[i].buf) continue;
+      strips[i].origin = -lo * strips[i].stride[0];
+      ex_.storage.set_strip(g.local[i], strips[i]);
+    }
+    ex_.seq = seq0;
+    for (InstId id : g.insts) {
+      const Instruction& in = k_.inst(id);
+      ex_.cur = &in;
+      ++ex_.seq;
+      ex_.pool.clear();
+      ex_.temps.clear();
+      fns_[static_cast<size_t>(id)](ex_, in);
+    }
+  }
+  ex_.log.instructions += static_cast<int64_t>(g.insts.size());
+  return true;
 }
 
 int64_t Interpreter::read_scalar(const AccessPattern& ap, double* as_float) {

@@ -3,6 +3,7 @@
 /// sequential, dynamic trip counts read at run time), IfScope predicates with their else
 /// branches, do-while WhileScopes, one SPMD instance at a time.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ir/ir.h"
@@ -27,6 +28,11 @@ public:
 private:
   void region(const ir::Region& r);
   void body(const ir::Region& r);
+  void execute(const ir::Instruction& in);
+  /// Runs group `g` a strip of partitions at a time when that pays and its run-time
+  /// conditions hold (every instruction unmasked, every operand in bounds and strided, what it
+  /// reads and does not define fully written); false (nothing done) otherwise.
+  bool run_strips(const StripGroup& g);
   void loop(const ir::Region& r);
   void while_loop(const ir::Region& r);
   int64_t read_scalar(const ir::AccessPattern& ap, double* as_float = nullptr);
@@ -34,7 +40,9 @@ private:
   const ir::Kernel& k_;
   SimOptions opts_;
   Exec ex_;
-  std::vector<ExecFn> fns_; ///< by instruction id
+  std::vector<ExecFn> fns_;                         ///< by instruction id
+  std::vector<std::unique_ptr<Buffer>> strip_bufs_; ///< by position in a group's `local`
+  std::unique_ptr<Buffer> placeholder_;             ///< stands for them while checking
 };
 
 } // namespace nki::sim

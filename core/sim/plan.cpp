@@ -22,7 +22,218 @@ TensorId base_of(const Kernel& k, TensorId t) {
   return x.alias_of != kNone ? x.alias_of : t;
 }
 
+const AttrValue* attr(const Instruction& in, const char* key) {
+  for (const auto& [name, v] : in.attrs)
+    if (name == key) return &v;
+  return nullptr;
+}
+
+const Operand* operand(const Instruction& in, const char* role) {
+  for (const Operand& o : in.operands)
+    if (o.role == role) return &o;
+  return nullptr;
+}
+
+// Opcodes whose partition p of the result depends on partition p of the operands alone, with
+// no state beyond the instruction (the engines' reduce registers are left out).
+bool row_local(const Kernel& k, const Instruction& in) {
+  static const char* const kOps[] = {
+      "load",          "store",         "tensor_copy",          "broadcast_to",
+      "tensor_tensor", "tensor_scalar", "scalar_tensor_tensor", "activation",
+      "reciprocal",    "affine_select", "tensor_reduce"};
+  if (std::none_of(std::begin(kOps), std::end(kOps),
+                   [&](const char* op) { return in.opcode == op; }))
+    return false;
+  if (in.opcode == "activation") {
+    const AttrValue* cmd = attr(in, "reduce_cmd");
+    const std::string* c = cmd ? std::get_if<std::string>(cmd) : nullptr;
+    if (operand(in, "reduce_res") || (cmd && (!c || *c != "idle"))) return false;
+  }
+  if (in.opcode == "tensor_reduce") {
+    const AttrValue* axes = attr(in, "axis");
+    std::vector<int64_t> a;
+    if (axes && std::holds_alternative<int64_t>(*axes)) a = {std::get<int64_t>(*axes)};
+    if (axes && std::holds_alternative<std::vector<int64_t>>(*axes))
+      a = std::get<std::vector<int64_t>>(*axes);
+    if (a.empty() || std::any_of(a.begin(), a.end(), [](int64_t x) { return x < 1; })) return false;
+    if (in.result == kNone || k.tensor(in.result).shape.size() != main_shape(k, in).size())
+      return false;
+  }
+  for (const Operand& o : in.operands)
+    if (!o.is_scalar && o.ap.indirect) return false;
+  return true;
+}
+
+// Whether `ap` touches partition p of its tensor at tile partition p (axis 0 of a tile of
+// `rank` axes and `rows` partitions): index 0 is tile axis 0 plus loop symbols, no other index
+// involves tile axis 0, and the tensor is no view of another.
+bool row_aligned(const Kernel& k, const AccessPattern& ap, int64_t rows, size_t rank) {
+  const Tensor& t = k.tensor(ap.tensor);
+  if (ap.indirect || t.alias_of != kNone || t.partition_dim != 0) return false;
+  if (ap.tile_shape.size() != rank || ap.tile_shape[0] != rows) return false;
+  if (ap.index.empty() || ap.index.size() != t.shape.size()) return false;
+  bool axis0 = false;
+  for (size_t d = 0; d < ap.index.size(); ++d)
+    for (const auto& [var, c] : ap.index[d].terms()) {
+      if (var.kind != VarKind::TileAxis || c == 0) continue;
+      if (d == 0 && var.id == 0 && c == 1)
+        axis0 = true;
+      else if (d == 0 || var.id == 0)
+        return false;
+    }
+  return axis0;
+}
+
+// The identity pattern of a result tensor.
+AccessPattern whole(const Tensor& t) {
+  AccessPattern ap;
+  ap.tensor = t.id;
+  ap.tile_shape = t.shape;
+  for (size_t d = 0; d < t.shape.size(); ++d)
+    ap.index.push_back(AffineExpr::var({VarKind::TileAxis, static_cast<int>(d)}));
+  return ap;
+}
+
+// Whether instructions `insts` satisfy StripGroup's conditions; their bytes per partition.
+bool strip_valid(const Kernel& k, const std::vector<const Instruction*>& insts, int64_t rows,
+                 int64_t& row_bytes) {
+  struct Access {
+    AccessPattern ap;
+    bool write;
+    size_t rank;
+  };
+  std::vector<Access> acc;
+  for (const Instruction* in : insts) {
+    const size_t rank = main_shape(k, *in).size();
+    if (in->result != kNone) acc.push_back({whole(k.tensor(in->result)), true, rank});
+    for (const Operand& o : in->operands)
+      if (!o.is_scalar && o.ap.tensor != kNone) acc.push_back({o.ap, !reads_only(o.role), rank});
+  }
+  std::vector<TensorId> written;
+  for (const Access& a : acc)
+    if (a.write) written.push_back(base_of(k, a.ap.tensor));
+  std::vector<std::pair<TensorId, const AffineExpr*>> row_index; // per written tensor
+  std::vector<std::pair<TensorId, int64_t>> bytes;
+  for (const Access& a : acc) {
+    const TensorId b = base_of(k, a.ap.tensor);
+    const bool aligned = row_aligned(k, a.ap, rows, a.rank);
+    if (aligned) {
+      int64_t n = ir::dtype_size(k.tensor(a.ap.tensor).dtype);
+      for (size_t d = 1; d < a.ap.tile_shape.size(); ++d) n *= a.ap.tile_shape[d];
+      auto it =
+          std::find_if(bytes.begin(), bytes.end(), [&](const auto& e) { return e.first == b; });
+      if (it == bytes.end())
+        bytes.push_back({b, n});
+      else
+        it->second = std::max(it->second, n);
+    }
+    if (std::find(written.begin(), written.end(), b) == written.end()) continue;
+    if (!aligned) return false;
+    auto it = std::find_if(row_index.begin(), row_index.end(),
+                           [&](const auto& e) { return e.first == b; });
+    if (it == row_index.end())
+      row_index.push_back({b, &a.ap.index[0]});
+    else if (!(*it->second == a.ap.index[0]))
+      return false;
+  }
+  row_bytes = 0;
+  for (const auto& e : bytes) row_bytes += e.second;
+  return true;
+}
+
+void plan_strips(const Kernel& k, KernelPlan& p) {
+  // Instructions referring to each base tensor (as an operand or as their result).
+  std::vector<std::vector<InstId>> users(k.tensors().size());
+  for (const Instruction& in : k.instructions()) {
+    if (in.result != kNone) users[static_cast<size_t>(base_of(k, in.result))].push_back(in.id);
+    for (const Operand& o : in.operands)
+      if (!o.is_scalar && o.ap.tensor != kNone) {
+        users[static_cast<size_t>(base_of(k, o.ap.tensor))].push_back(in.id);
+        if (o.ap.indirect)
+          users[static_cast<size_t>(base_of(k, o.ap.indirect->tensor))].push_back(in.id);
+      }
+  }
+  std::vector<uint8_t> aliased(k.tensors().size(), 0);
+  for (const Tensor& t : k.tensors())
+    if (t.alias_of != kNone) aliased[static_cast<size_t>(t.alias_of)] = 1;
+  auto rows_of = [&](const Instruction& in) -> int64_t {
+    std::vector<int64_t> s = main_shape(k, in);
+    return s.size() >= 2 && s[0] >= 2 ? s[0] : 0;
+  };
+  for (const Region& r : k.regions()) {
+    size_t i = 0;
+    while (i < r.body.size()) {
+      if (r.body[i].kind != Item::Kind::Inst) {
+        ++i;
+        continue;
+      }
+      const Instruction& first = k.inst(r.body[i].id);
+      const int64_t rows = rows_of(first);
+      std::vector<const Instruction*> g;
+      int64_t row_bytes = 0;
+      if (rows > 0 && row_local(k, first)) {
+        g.push_back(&first);
+        if (!strip_valid(k, g, rows, row_bytes)) g.clear();
+      }
+      size_t j = i + (g.empty() ? 1 : 1);
+      // (A cap keeps the planning linear in long unrolled bodies.)
+      for (; !g.empty() && g.size() < 32 && j < r.body.size() && r.body[j].kind == Item::Kind::Inst;
+           ++j) {
+        const Instruction& in = k.inst(r.body[j].id);
+        if (rows_of(in) != rows || !row_local(k, in)) break;
+        g.push_back(&in);
+        int64_t rb = 0;
+        if (!strip_valid(k, g, rows, rb)) {
+          g.pop_back();
+          break;
+        }
+        row_bytes = rb;
+      }
+      if (g.size() < 2) {
+        ++i;
+        continue;
+      }
+      StripGroup sg;
+      sg.rows = rows;
+      sg.row_bytes = row_bytes;
+      for (const Instruction* in : g) sg.insts.push_back(in->id);
+      for (size_t n = 0; n < g.size(); ++n) {
+        const Instruction& in = *g[n];
+        if (in.result == kNone) continue;
+        const Tensor& t = k.tensor(in.result);
+        if (t.role != TensorRole::Local || t.alias_of != kNone ||
+            aliased[static_cast<size_t>(t.id)] ||
+            (t.memory() != Memory::SBUF && t.memory() != Memory::PSUM) || !t.constant.empty())
+          continue;
+        // Used only by this instruction and the group's later ones, and written only here.
+        const auto& u = users[static_cast<size_t>(t.id)];
+        bool inside = std::all_of(u.begin(), u.end(), [&](InstId id) {
+          auto at = std::find(sg.insts.begin(), sg.insts.end(), id);
+          return at != sg.insts.end() && at - sg.insts.begin() >= static_cast<long>(n);
+        });
+        for (size_t m = n + 1; inside && m < g.size(); ++m)
+          if (g[m]->result == t.id) inside = false;
+        for (size_t m = n; inside && m < g.size(); ++m)
+          for (const Operand& o : g[m]->operands)
+            if (!o.is_scalar && o.ap.tensor == t.id && !reads_only(o.role)) inside = false;
+        if (inside) sg.local.push_back(t.id);
+      }
+      p.group_of[static_cast<size_t>(sg.insts.front())] = static_cast<int32_t>(p.groups.size());
+      p.groups.push_back(std::move(sg));
+      i += g.size();
+    }
+  }
+}
+
 } // namespace
+
+std::vector<int64_t> main_shape(const Kernel& k, const Instruction& in) {
+  if (in.opcode == "tensor_reduce")
+    if (const Operand* d = operand(in, "data")) return d->ap.tile_shape;
+  if (in.result != kNone) return k.tensor(in.result).shape;
+  const Operand* d = operand(in, "dst");
+  return d ? d->ap.tile_shape : std::vector<int64_t>{};
+}
 
 bool reads_only(const std::string& role) {
   return std::any_of(std::begin(kReadRoles), std::end(kReadRoles),
@@ -65,6 +276,8 @@ KernelPlan plan_kernel(const Kernel& k) {
     if (in.engine == Engine::Scalar && r.dtype != DType::Float32) continue;
     p.alias[static_cast<size_t>(in.id)] = 1;
   }
+  p.group_of.assign(k.instructions().size(), -1);
+  plan_strips(k, p);
   return p;
 }
 

@@ -4,7 +4,8 @@
 ///   - which parameters nothing writes (their memory never changes during a run);
 ///   - which copies may alias their source instead of copying it: a load / tensor_copy /
 ///     broadcast_to whose result tile only it writes, so that the tile, when its source is such
-///     a parameter, reads the parameter's memory in place (Storage::Redirect).
+///     a parameter, reads the parameter's memory in place (Storage::Redirect);
+///   - which runs of instructions may execute a block of partitions at a time (StripGroup).
 /// The run-time half of each decision (an unmasked tile, a source that resolves to read-only
 /// memory) is taken by the executor.
 #include <cstdint>
@@ -14,9 +15,25 @@
 
 namespace nki::sim {
 
+/// Consecutive instructions of one region body that give the same results when run a block of
+/// partitions at a time — all of them on partitions [0, S), then all on [S, 2S), ... — so that
+/// their tiles stay in cache (Interpreter::run_strips): each is element-wise or reduces along
+/// free axes only (partition p of its result depends on partition p of its operands alone),
+/// all span the same partitions, and every tensor the run writes is accessed, by every one of
+/// them, at the same partition for the same tile partition. Tiles one of them defines and
+/// nothing outside the run uses (`local`) need only a strip's rows.
+struct StripGroup {
+  int64_t rows = 0;              ///< partitions of every instruction's tile
+  int64_t row_bytes = 0;         ///< bytes per partition of the tensors accessed by partition
+  std::vector<ir::InstId> insts; ///< consecutive items of one body, in program order
+  std::vector<ir::TensorId> local;
+};
+
 struct KernelPlan {
   std::vector<uint8_t> read_only; ///< by tensor id: a parameter no instruction writes
   std::vector<uint8_t> alias;     ///< by instruction id: a copy that may alias its source
+  std::vector<StripGroup> groups;
+  std::vector<int32_t> group_of; ///< by instruction id: the group it starts, or -1
 };
 
 KernelPlan plan_kernel(const ir::Kernel& k);
@@ -24,5 +41,9 @@ KernelPlan plan_kernel(const ir::Kernel& k);
 /// Whether an operand role only reads its tensor ("src", "data", "x", ...); any other role
 /// ("dst", "reduce_res", "dst_idx", an unknown one) counts as written.
 bool reads_only(const std::string& role);
+
+/// The shape of the positions an instruction iterates: its result's or "dst" tile (the data
+/// tile for tensor_reduce).
+std::vector<int64_t> main_shape(const ir::Kernel& k, const ir::Instruction& in);
 
 } // namespace nki::sim

@@ -10,7 +10,8 @@ namespace nki::sim {
 using namespace nki::ir;
 
 Storage::Storage(const Kernel& k)
-    : k_(k), bufs_(k.tensors().size()), redirects_(k.tensors().size()) {}
+    : k_(k), bufs_(k.tensors().size()), redirects_(k.tensors().size()),
+      strips_(k.tensors().size()) {}
 
 TensorId Storage::base(TensorId t) const {
   const Tensor& x = k_.tensor(t);

@@ -77,14 +77,26 @@ public:
   void materialize(ir::TensorId t);
   /// Marks `t` as fully written without touching its bytes (inputs, constants).
   void mark_written(ir::TensorId t);
-  /// The redirect of tile `t` (its base), or nullptr when its own buffer holds it.
+  /// Where tile `t`'s elements are when not in its own buffer: the read-only memory it aliases,
+  /// else the strip buffer it lives in while its group runs in strips; nullptr otherwise.
   const Redirect* redirect(ir::TensorId t) const {
     const Redirect& r = redirects_[static_cast<size_t>(t)];
-    return r.buf ? &r : nullptr;
+    if (r.buf) return &r;
+    const Redirect& s = strips_[static_cast<size_t>(t)];
+    return s.buf ? &s : nullptr;
   }
   /// Makes `t` read `r` (its own buffer, if any, is left as it is and no longer read).
   void set_redirect(ir::TensorId t, const Redirect& r) { redirects_[static_cast<size_t>(t)] = r; }
   void clear_redirect(ir::TensorId t) { redirects_[static_cast<size_t>(t)].buf = nullptr; }
+  /// Places tile `t` in a strip buffer (Interpreter strips: only the rows of the current strip
+  /// exist, `r.origin` shifting them to the buffer's start), or takes it out again.
+  void set_strip(ir::TensorId t, const Redirect& r) { strips_[static_cast<size_t>(t)] = r; }
+  void clear_strip(ir::TensorId t) { strips_[static_cast<size_t>(t)].buf = nullptr; }
+  /// Counts scratch memory (strip buffers) in allocated_bytes / peak_bytes.
+  void account(int64_t bytes) {
+    allocated_ += bytes;
+    if (allocated_ > peak_) peak_ = allocated_;
+  }
   /// Drops the buffers of every tensor whose memory is not shared across SPMD instances
   /// (private HBM, SBUF, PSUM), so that the next instance starts afresh.
   void reset_instance();
@@ -95,7 +107,7 @@ public:
 private:
   const ir::Kernel& k_;
   std::vector<std::unique_ptr<Buffer>> bufs_; // by base tensor id
-  std::vector<Redirect> redirects_;           // by tensor id
+  std::vector<Redirect> redirects_, strips_;  // by tensor id
   int64_t allocated_ = 0, peak_ = 0;
 };
 
