@@ -253,6 +253,9 @@ int main(int argc, char** argv) {
   for (ir::TensorId p : k->params()) tensor_bytes += nbytes(k->tensor(p));
   for (ir::TensorId o : k->outputs()) tensor_bytes += nbytes(k->tensor(o));
   std::vector<double> times;
+  // Reserved now: growing it between runs would put a small block inside the memory the
+  // previous run freed, and the heap (sbrk never shrinks) would grow around it.
+  times.reserve(static_cast<size_t>(repeats));
   int64_t sim_peak = 0, bytes_moved = 0, instructions = 0, macs = 0;
   uint64_t hash = 0;
   for (int r = 0; r < repeats + 1; ++r) { // the first run warms up (not timed)
