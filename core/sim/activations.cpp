@@ -25,8 +25,12 @@ inline uint32_t ubits(float f) {
   return b;
 }
 
+// In place is its own loop (see math_kernels.cpp's map1).
 template <typename F> inline void map1(const float* a, float* o, int64_t n, F f) {
-  for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+  if (o == a)
+    for (int64_t i = 0; i < n; ++i) o[i] = f(o[i]);
+  else
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
 }
 
 struct ActName {

@@ -100,9 +100,8 @@ void two_ops(Exec& ex, const Instruction& in, bool reduce) {
           out_f32(out, {&data, s0.scalar ? nullptr : &s0.view, s1.scalar ? nullptr : &s1.view}, pos,
                   lo + c, a);
       const float* in = in_f32(ex, data, pos, lo + c, m, po);
-      if (in != po) std::copy(in, in + m, po);
-      apply_op(ex, op0, s0, r0, po, pos, lo + c, m, tmp);
-      if (op1 != Alu::Bypass) apply_op(ex, op1, s1, r1, po, pos, lo + c, m, tmp);
+      apply_op(ex, op0, s0, r0, in, po, pos, lo + c, m, tmp);
+      if (op1 != Alu::Bypass) apply_op(ex, op1, s1, r1, po, po, pos, lo + c, m, tmp);
       out_done(out, pos, lo + c, m, po, a);
       if (reducing) red.add(dom.rank() > 1 ? pos[0] : 0, po, m);
     }
@@ -128,7 +127,7 @@ void exec_activation(Exec& ex, const Instruction& in) {
   auto fn = parse_act(name);
   if (!fn) ex.unsupported("activation(op=" + name + ")");
   PartitionReduce red(ex, in, PartitionReduce::Mode::Scalar, "add");
-  float a[kChunk], tmp[kChunk];
+  float a[kChunk], tmp[kChunk], tmp2[kChunk]; // tmp: the data read; tmp2: a tile operand
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
@@ -136,10 +135,12 @@ void exec_activation(Exec& ex, const Instruction& in) {
           out, {&data, scale.scalar ? nullptr : &scale.view, bias.scalar ? nullptr : &bias.view},
           pos, lo + c, a);
       const float* in = in_f32(ex, data, pos, lo + c, m, tmp);
-      if (scaled || biased) {
-        if (in != po) std::copy(in, in + m, po);
-        if (scaled) apply_op(ex, Alu::Multiply, scale, false, po, pos, lo + c, m, tmp);
-        if (biased) apply_op(ex, Alu::Add, bias, false, po, pos, lo + c, m, tmp);
+      if (scaled) {
+        apply_op(ex, Alu::Multiply, scale, false, in, po, pos, lo + c, m, tmp2);
+        in = po;
+      }
+      if (biased) {
+        apply_op(ex, Alu::Add, bias, false, in, po, pos, lo + c, m, tmp2);
         in = po;
       }
       act_f32(*fn, in, po, m);

@@ -11,28 +11,29 @@
 
 namespace nki::sim {
 
-/// a[i] = a[i] op s[i] (or s[i] op a[i] when `reverse`), `s` read from its Source for the run.
-inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, float* a, const int64_t* pos,
-                     int64_t lo, int64_t n, float* tmp) {
+/// o[i] = a[i] op s[i] (or s[i] op a[i] when `reverse`), `s` read from its Source for the run;
+/// `o` may be `a` (not `tmp`, the scratch a tile operand is read into).
+inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, const float* a, float* o,
+                     const int64_t* pos, int64_t lo, int64_t n, float* tmp) {
   if (alu_is_unary(op)) {
-    alu_f32_scalar(op, a, 0.0f, false, a, n);
+    alu_f32_scalar(op, a, 0.0f, false, o, n);
     return;
   }
   if (s.scalar) {
-    alu_f32_scalar(op, a, s.value, reverse, a, n);
+    alu_f32_scalar(op, a, s.value, reverse, o, n);
     return;
   }
   if (!s.view.ind && s.view.inner_stride() == 0) { // a (P, 1) column: constant along the run
     float v;
     read_f32(s.view, pos, lo, 1, &v, ex);
-    alu_f32_scalar(op, a, v, reverse, a, n);
+    alu_f32_scalar(op, a, v, reverse, o, n);
     return;
   }
   read_f32(s.view, pos, lo, n, tmp, ex);
   if (reverse)
-    alu_f32(op, tmp, a, a, n);
+    alu_f32(op, tmp, a, o, n);
   else
-    alu_f32(op, a, tmp, a, n);
+    alu_f32(op, a, tmp, o, n);
 }
 
 /// Per-partition reductions of an instruction's results (docs/ops/math.md): the row fold of

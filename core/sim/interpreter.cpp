@@ -97,6 +97,7 @@ struct StripScope {
   ~StripScope() {
     ex.env.win_rows = 0;
     for (TensorId t : g.local) ex.storage.clear_strip(t);
+    for (const auto& [t, store] : g.forward) ex.storage.clear_strip(t);
   }
 };
 
@@ -128,6 +129,18 @@ bool Interpreter::run_strips(const StripGroup& g) {
   // written. Own tiles whose copy will alias read-only memory need no strip buffer.
   std::vector<TensorId> defined, aliased;
   try {
+    // Tiles living in their store's destination: element (p, f...) where the store puts it.
+    for (const auto& [t, store] : g.forward) {
+      const Instruction& in = k_.inst(store);
+      Domain dom(main_shape(k_, in), {}, ex_.env);
+      View d = resolve(ex_.storage, k_, ex_.need(in, "dst").ap, dom, ex_.env, in.loc, ex_.pool);
+      if (d.linear || d.ind) continue; // then the tile uses its own buffer, as outside strips
+      Redirect r;
+      r.buf = d.buf;
+      r.origin = d.origin;
+      r.stride.assign(d.stride, d.stride + dom.rank());
+      ex_.storage.set_strip(t, r);
+    }
     for (InstId id : g.insts) {
       const Instruction& in = k_.inst(id);
       Domain dom(main_shape(k_, in), in.mask, ex_.env);

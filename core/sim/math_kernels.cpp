@@ -134,11 +134,21 @@ inline float one(Alu op, float a, float b) {
   }
 }
 
+// In place (o == a or o == b) is its own loop: the vectorizers' overlap checks send an output
+// equal to an input to their scalar fallback, while o[i] = f(o[i]) vectorizes as it is.
 template <typename F> inline void map2(const float* a, const float* b, float* o, int64_t n, F f) {
-  for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
+  if (o == a)
+    for (int64_t i = 0; i < n; ++i) o[i] = f(o[i], b[i]);
+  else if (o == b)
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], o[i]);
+  else
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
 }
 template <typename F> inline void map1(const float* a, float* o, int64_t n, F f) {
-  for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+  if (o == a)
+    for (int64_t i = 0; i < n; ++i) o[i] = f(o[i]);
+  else
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
 }
 
 } // namespace

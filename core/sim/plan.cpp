@@ -141,6 +141,47 @@ bool strip_valid(const Kernel& k, const std::vector<const Instruction*>& insts, 
   return true;
 }
 
+bool identity(const Kernel& k, const AccessPattern& ap) {
+  const Tensor& t = k.tensor(ap.tensor);
+  if (ap.indirect || ap.tile_shape != t.shape || ap.index.size() != t.shape.size()) return false;
+  for (size_t d = 0; d < ap.index.size(); ++d)
+    if (!(ap.index[d] == AffineExpr::var({VarKind::TileAxis, static_cast<int>(d)}))) return false;
+  return true;
+}
+
+// For the tile g[n] defines (used by `users` only): the store that is its only other user, when
+// it stores the whole tile into a destination of the same dtype that g[n] .. the store do not
+// otherwise access; kNone otherwise.
+InstId forward_store(const Kernel& k, const std::vector<const Instruction*>& g, size_t n,
+                     const std::vector<InstId>& users) {
+  const TensorId t = g[n]->result;
+  // (A reduction may leave positions untouched and re-allocate its result: kept apart.)
+  if (g[n]->opcode == "tensor_reduce") return kNone;
+  size_t m = n + 1;
+  while (m < g.size() && std::find(users.begin(), users.end(), g[m]->id) == users.end()) ++m;
+  if (m == g.size() || g[m]->opcode != "store") return kNone;
+  for (InstId u : users)
+    if (u != g[n]->id && u != g[m]->id) return kNone;
+  const Operand* value = operand(*g[m], "value");
+  if (!value) value = operand(*g[m], "src");
+  const Operand* dst = operand(*g[m], "dst");
+  if (!value || !dst || value->is_scalar || value->ap.tensor != t || !identity(k, value->ap))
+    return kNone;
+  if (dst->ap.tile_shape != k.tensor(t).shape ||
+      k.tensor(dst->ap.tensor).dtype != k.tensor(t).dtype)
+    return kNone;
+  const TensorId d = base_of(k, dst->ap.tensor);
+  for (const Instruction* in : g) // a destination of the run's own making may be a strip
+    if (in->result != kNone && base_of(k, in->result) == d) return kNone;
+  for (size_t i = n; i < m; ++i)
+    for (const Operand& o : g[i]->operands)
+      if (!o.is_scalar && o.ap.tensor != kNone && base_of(k, o.ap.tensor) == d) return kNone;
+  for (const Operand& o : g[m]->operands)
+    if (&o != dst && !o.is_scalar && o.ap.tensor != kNone && base_of(k, o.ap.tensor) == d)
+      return kNone;
+  return g[m]->id;
+}
+
 void plan_strips(const Kernel& k, KernelPlan& p) {
   // Instructions referring to each base tensor (as an operand or as their result).
   std::vector<std::vector<InstId>> users(k.tensors().size());
@@ -216,7 +257,14 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
         for (size_t m = n; inside && m < g.size(); ++m)
           for (const Operand& o : g[m]->operands)
             if (!o.is_scalar && o.ap.tensor == t.id && !reads_only(o.role)) inside = false;
-        if (inside) sg.local.push_back(t.id);
+        if (!inside) continue;
+        // A tile whose one reader is a later store of the whole tile, bit for bit, with
+        // nothing between touching the store's destination: it can live in the destination.
+        InstId into = forward_store(k, g, n, u);
+        if (into != kNone)
+          sg.forward.push_back({t.id, into});
+        else
+          sg.local.push_back(t.id);
       }
       p.group_of[static_cast<size_t>(sg.insts.front())] = static_cast<int32_t>(p.groups.size());
       p.groups.push_back(std::move(sg));

@@ -21,12 +21,15 @@ namespace nki::sim {
 /// free axes only (partition p of its result depends on partition p of its operands alone),
 /// all span the same partitions, and every tensor the run writes is accessed, by every one of
 /// them, at the same partition for the same tile partition. Tiles one of them defines and
-/// nothing outside the run uses (`local`) need only a strip's rows.
+/// nothing outside the run uses (`local`) need only a strip's rows; such a tile that a later
+/// instruction of the run only stores, whole and bit for bit, lives in the store's destination
+/// (`forward`: the tile and the store), which makes the store a copy onto itself.
 struct StripGroup {
   int64_t rows = 0;              ///< partitions of every instruction's tile
   int64_t row_bytes = 0;         ///< bytes per partition of the tensors accessed by partition
   std::vector<ir::InstId> insts; ///< consecutive items of one body, in program order
   std::vector<ir::TensorId> local;
+  std::vector<std::pair<ir::TensorId, ir::InstId>> forward;
 };
 
 struct KernelPlan {

@@ -115,6 +115,18 @@ void WrittenMap::set_range(int64_t e, int64_t n) {
   if (pending_ >= elems_) check_full();
 }
 
+bool WrittenMap::test_range(int64_t e, int64_t n) const {
+  if (all_) return true;
+  const int64_t end = e + n;
+  while (e < end && (e & 63))
+    if (!test(e++)) return false;
+  for (; e + 64 <= end; e += 64)
+    if (bits_[static_cast<size_t>(e >> 6)] != ~uint64_t{0}) return false;
+  while (e < end)
+    if (!test(e++)) return false;
+  return true;
+}
+
 int64_t WrittenMap::count() const {
   if (all_) return elems_;
   int64_t n = 0;

@@ -28,6 +28,8 @@ public:
   void set_all();
   void set(int64_t e);
   void set_range(int64_t e, int64_t n);
+  /// Whether elements [e, e + n) were all written.
+  bool test_range(int64_t e, int64_t n) const;
   /// Elements written so far.
   int64_t count() const;
 
