@@ -317,11 +317,9 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
            temporary);
     return "null";
   }
-  if (op == "dynamic_range") {
-    codegen::LoopRange range =
-        cg.dynamic_range(cg.value(decode_value(cg, req["trip"])), req.get_string("name"));
-    return loop_reply(range);
-  }
+  if (op == "push") return push_request(cg, req);
+  if (op == "loop") return loop_request(cg, req);
+  if (op == "pop") return pop_request(cg, req);
   if (op == "while_cond") {
     ir::ScalarCondition c;
     c.scalar = cg.value(decode_value(cg, req["scalar"]));

@@ -36,6 +36,19 @@ ValueOrScalar decode_operand(NeuronCodegen& cg, const util::Json& j);
 /// loop's scopes to its next request, so a traced loop costs one boundary call, not two.
 void apply_pops(NeuronCodegen& cg, const util::Json& req);
 
+// --- the scope requests: push / loop / pop (core/lang/scopes.cpp) ----------------------------
+/// push: opens a region of `req["kind"]` (FunctionScope "name", IfScope "predicate" "else",
+/// WhileScope "predicate", AllocationScope, ScopeRegion "tag" stage|no_reorder with "stage_id"
+/// "execution_order"); "trace": [name_and_loc, stack_frame] also enters the trace-side scope of
+/// that kind. Replies the region's id.
+std::string push_request(NeuronCodegen& cg, const util::Json& req);
+/// loop: {"start","stop","step","sequential","name"} (an affine range, or a sequential one) or
+/// {"trip": value, "name"} (a DynamicAxis read at run time) → loop_reply.
+std::string loop_request(NeuronCodegen& cg, const util::Json& req);
+/// pop: closes `req["region"]` (the innermost; "drop": unlinked when it received nothing),
+/// then exits the trace-side scope of kind `req["trace"]` when given.
+std::string pop_request(NeuronCodegen& cg, const util::Json& req);
+
 /// Opens a trace (TraceContext::new_ctx). When `opts` carries "params", also declares them,
 /// enters the trace-side KernelScope and opens the IR KernelScope, replying
 /// {"params": [values...], "region": id, "grid_rank": n} — one boundary call per kernel start.

@@ -41,8 +41,7 @@ def _missing(*_args):
 # The core's functions this door calls, bound by attach() (embind names, wasm/bind/); each is
 # _missing while no core is attached.
 _op = _new_ctx = _finalize_kernel = _abandon_trace = _nki_ctx = _nki_ctx_or_none = _missing
-_get_cur_scope = _push_scope = _pop_scope = _affine_range = _missing
-_enter_trace_scope = _exit_trace_scope = _raise_diagnostic = _new_simulation = _missing
+_get_cur_scope = _raise_diagnostic = _new_simulation = _missing
 _host_request = _host_view = _host_get = _host_set = _missing
 
 
@@ -51,17 +50,14 @@ def attach(core=None):
     it); None imports the ``nki_core`` module the runtime registered. A second call replaces the
     first (a new core after a snapshot boot)."""
     global _m, _op, _new_ctx, _finalize_kernel, _abandon_trace, _nki_ctx, _nki_ctx_or_none
-    global _get_cur_scope, _push_scope, _pop_scope, _affine_range, _enter_trace_scope
-    global _exit_trace_scope, _raise_diagnostic, _new_simulation
+    global _get_cur_scope, _raise_diagnostic, _new_simulation
     global _host_request, _host_view, _host_get, _host_set
     if core is None:
         import nki_core as core  # registered by the JS runtime (runtime/runtime.mjs)
     _m = core
     _op, _new_ctx, _finalize_kernel = core.op, core.new_ctx, core.finalize_kernel
     _abandon_trace, _nki_ctx, _nki_ctx_or_none = core.abandon_trace, core.nki_ctx, core.nki_ctx_or_none
-    _get_cur_scope, _push_scope, _pop_scope = core.get_cur_scope, core.push_scope, core.pop_scope
-    _affine_range, _enter_trace_scope = core.affine_range, core.enter_trace_scope
-    _exit_trace_scope, _raise_diagnostic = core.exit_trace_scope, core.raise_diagnostic
+    _get_cur_scope, _raise_diagnostic = core.get_cur_scope, core.raise_diagnostic
     _new_simulation = core.new_simulation
     # Host arrays (the NumPy stand-in's core-backed storage); absent from a core built without.
     _host_request = getattr(core, "host_request", _missing)
@@ -73,13 +69,11 @@ def attach(core=None):
 def detach():
     """Forgets the core (before a memory snapshot is taken: it must hold no JS object)."""
     global _m, _op, _new_ctx, _finalize_kernel, _abandon_trace, _nki_ctx, _nki_ctx_or_none
-    global _get_cur_scope, _push_scope, _pop_scope, _affine_range, _enter_trace_scope
-    global _exit_trace_scope, _raise_diagnostic, _new_simulation
+    global _get_cur_scope, _raise_diagnostic, _new_simulation
     global _host_request, _host_view, _host_get, _host_set
     _m = None
     _op = _new_ctx = _finalize_kernel = _abandon_trace = _nki_ctx = _nki_ctx_or_none = _missing
-    _get_cur_scope = _push_scope = _pop_scope = _affine_range = _missing
-    _enter_trace_scope = _exit_trace_scope = _raise_diagnostic = _new_simulation = _missing
+    _get_cur_scope = _raise_diagnostic = _new_simulation = _missing
     _host_request = _host_view = _host_get = _host_set = _missing
 
 
@@ -121,7 +115,8 @@ def _call(fn, *args):
 # The core's requests. Each reads the bound function from the module globals at call time, so
 # a re-attached core is used from then on, whoever imported these names.
 def op(request):
-    """One language op (wasm/PROTOCOL.md): JSON request in, JSON reply out."""
+    """One request (wasm/PROTOCOL.md): JSON in, JSON out — a language op, or a scope request
+    (push / loop / pop)."""
     try:
         return _op(request)
     except JsException as e:
@@ -150,26 +145,6 @@ def nki_ctx_or_none():
 
 def get_cur_scope():
     return _call(_get_cur_scope)
-
-
-def push_scope(kind, payload):
-    return _call(_push_scope, kind, payload)
-
-
-def pop_scope(region, failed):
-    return _call(_pop_scope, region, failed)
-
-
-def affine_range(request):
-    return _call(_affine_range, request)
-
-
-def enter_trace_scope(kind, name_and_loc, stack_frame):
-    return _call(_enter_trace_scope, kind, name_and_loc, stack_frame)
-
-
-def exit_trace_scope(kind):
-    return _call(_exit_trace_scope, kind)
 
 
 def new_simulation(trace, opts):

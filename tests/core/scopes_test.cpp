@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "lang/requests.h"
 #include "printer/printer.h"
 #include "sema/sema.h"
 #include "trace_fixture.h"
@@ -135,4 +136,48 @@ TEST_F(TraceTest, affine_range_normalizes_bounds_and_tags_the_axis) {
     EXPECT_EQ(range.second, 20);
   }
   s.finalize();
+}
+
+// The scope requests (push / loop / pop, core/lang/scopes.cpp) as the surface sends them.
+TEST_F(TraceTest, scope_requests_open_and_close_every_region_through_one_family) {
+  trace::TraceSession s(opts());
+  auto& cg = s.codegen();
+  auto req = [&](const std::string& j) { return lang::handle_request(cg, util::Json::parse(j)); };
+  auto k = cg.kernel_scope("k").release();
+  cg.enter_trace_scope(trace::TraceScopeKind::KernelScope, "k@k.py:1", "k");
+  // A FunctionScope with its trace-side scope in one request each way.
+  int f = std::stoi(req(R"({"op":"push","kind":"FunctionScope","name":"helper",)"
+                        R"("trace":["helper@k.py:5","helper"]})"));
+  EXPECT_EQ(cg.trace_scope()->kind, trace::TraceScopeKind::FunctionScope);
+  EXPECT_EQ(cg.trace_scope()->name_and_loc, "helper@k.py:5");
+  auto loop = util::Json::parse(req(R"({"op":"loop","start":0,"stop":4,"name":"i"})"));
+  int lp = static_cast<int>(loop["loop"].integer()), al = static_cast<int>(loop["alloc"].integer());
+  EXPECT_EQ(cg.kernel().region(lp).kind, RegionKind::LoopScope);
+  EXPECT_EQ(cg.cur_scope(), al);
+  int st = std::stoi(req(R"({"op":"push","kind":"ScopeRegion","tag":"stage","stage_id":2})"));
+  int nr = std::stoi(req(R"({"op":"push","kind":"ScopeRegion","tag":"no_reorder"})"));
+  EXPECT_EQ(cg.kernel().region(st).payload.stage_id, 2);
+  EXPECT_EQ(cg.kernel().region(nr).payload.tag, "no_reorder");
+  // Deferred pops ride on the next request: a bare pop applies only them.
+  req(R"({"op":"pop","pop":[)" + std::to_string(nr) + "," + std::to_string(st) + "]}");
+  EXPECT_EQ(cg.cur_scope(), al);
+  // A pop that is not of the innermost region is refused.
+  EXPECT_THROW(req(R"({"op":"pop","region":)" + std::to_string(lp) + "}"), sema::InternalError);
+  // The KernelScope opens with the trace, never through push.
+  EXPECT_THROW(req(R"({"op":"push","kind":"KernelScope","name":"k"})"), sema::InternalError);
+  req(R"({"op":"pop","pop":[)" + std::to_string(al) + "," + std::to_string(lp) + R"(],"region":)" +
+      std::to_string(f) + R"(,"drop":true,"trace":"FunctionScope"})");
+  EXPECT_EQ(cg.cur_scope(), k);
+  EXPECT_EQ(cg.trace_scope()->kind, trace::TraceScopeKind::KernelScope);
+  // A helper that emitted nothing leaves no region behind.
+  int e = std::stoi(req(R"({"op":"push","kind":"FunctionScope","name":"empty",)"
+                        R"("trace":["empty@k.py:9","empty"]})"));
+  req(R"({"op":"pop","region":)" + std::to_string(e) + R"(,"drop":true,"trace":"FunctionScope"})");
+  cg.exit_trace_scope(trace::TraceScopeKind::KernelScope);
+  cg.pop_scope(k);
+  auto kernel = s.finalize();
+  std::string text = printer::to_text(*kernel);
+  EXPECT_NE(text.find("FunctionScope @helper {"), std::string::npos) << text;
+  EXPECT_NE(text.find("ScopeRegion stage stage_id=2 {"), std::string::npos) << text;
+  EXPECT_EQ(text.find("@empty"), std::string::npos) << text;
 }

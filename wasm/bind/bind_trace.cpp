@@ -1,4 +1,5 @@
-// The trace context: the cell's lifecycle and the three accessors, plus the trace-side scopes.
+// The trace context: the cell's lifecycle and the three accessors. Scopes are op requests
+// (push / loop / pop, core/lang/scopes.cpp).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -14,13 +15,6 @@ using nki::bind::guard;
 using nki::util::Json;
 
 namespace {
-
-nki::trace::TraceScopeKind trace_scope_kind(const std::string& k) {
-  if (k == "KernelScope") return nki::trace::TraceScopeKind::KernelScope;
-  if (k == "FunctionScope") return nki::trace::TraceScopeKind::FunctionScope;
-  if (k == "StmtScope") return nki::trace::TraceScopeKind::StmtScope;
-  throw nki::sema::InternalError("unknown trace scope kind '" + k + "'");
-}
 
 // opts: {"kernel": name, "grid": [..], "loc": [file, line, col], "params": [...]?}; see
 // lang::open_trace for the reply.
@@ -55,17 +49,6 @@ int get_cur_scope() {
   return guard([] { return nki::trace::get_cur_scope(); });
 }
 
-void enter_trace_scope(const std::string& kind, const std::string& name_and_loc,
-                       const std::string& stack_frame) {
-  guard([&] {
-    nki::trace::nki_ctx().enter_trace_scope(trace_scope_kind(kind), name_and_loc, stack_frame);
-  });
-}
-
-void exit_trace_scope(const std::string& kind) {
-  guard([&] { nki::trace::nki_ctx().exit_trace_scope(trace_scope_kind(kind)); });
-}
-
 } // namespace
 
 EMSCRIPTEN_BINDINGS(nki_trace) {
@@ -75,6 +58,4 @@ EMSCRIPTEN_BINDINGS(nki_trace) {
   emscripten::function("nki_ctx", &nki_ctx);
   emscripten::function("nki_ctx_or_none", &nki_ctx_or_none);
   emscripten::function("get_cur_scope", &get_cur_scope);
-  emscripten::function("enter_trace_scope", &enter_trace_scope);
-  emscripten::function("exit_trace_scope", &exit_trace_scope);
 }

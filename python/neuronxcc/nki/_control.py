@@ -2,8 +2,6 @@
 announcements, ``if``/``while``/``for`` dispatch between Python semantics and traced regions,
 traced calls of helper functions and kernels, and the rebinding warning.
 """
-import json
-
 from . import _frontend
 from nki_playground import door as _core, loc as _loc
 from ._index import IndexExpr, Predicate
@@ -27,7 +25,8 @@ class _DynamicRange:
 
     def __iter__(self):
         ctx = nki_ctx_or_none()
-        reply = ctx.builder.op({"op": "dynamic_range", "trip": self.scalar.tile._ref(),
+        # Through op(), not scope(): the `for` statement is announced with its loop.
+        reply = ctx.builder.op({"op": "loop", "trip": self.scalar.tile._ref(),
                                 "name": self.name, "loc": self.loc})
         loop, alloc = reply["loop"], reply["alloc"]
         try:
@@ -47,10 +46,11 @@ class _While:
 
     def __init__(self, ctx, name, loc):
         self.ctx, self.name, self.loc, self.region = ctx, name, loc, None
+        self._scope = None
 
     def __enter__(self):
-        self.region = _core.push_scope("WhileScope",
-                                       json.dumps(self.ctx._with_pops({"loc": self.loc})))
+        self._scope = self.ctx.while_scope(loc=self.loc)
+        self.region = self._scope.__enter__()
         return self
 
     def end(self, value):
@@ -63,13 +63,7 @@ class _While:
                              "loc": self.loc})
 
     def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None:
-            self.ctx.failed = True
-            return False
-        if self.ctx._live():
-            self.ctx.flush_pops()
-            _core.pop_scope(self.region, False)
-        return False
+        return self._scope.__exit__(exc_type, exc, tb)
 
 
 class _NoScope:
@@ -184,9 +178,9 @@ class Runtime:
         loc = _loc.caller()
         name = func.__name__
         where = f"{name}@{loc[0]}:{loc[1]}" if loc else name
-        with ctx.trace_scope_of(FunctionScope, where, name):
-            with ctx.function_scope(name, loc=loc, drop_if_empty=not keep):
-                return body(*args, **kwargs)
+        scope = FunctionScope(ctx.trace_scope, where, name)
+        with ctx.function_scope(name, loc=loc, drop_if_empty=not keep, trace_scope=scope):
+            return body(*args, **kwargs)
 
     # --- assignment ----------------------------------------------------------------------------
     def annotated(self, value, annotation):

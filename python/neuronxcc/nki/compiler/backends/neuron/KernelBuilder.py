@@ -1,9 +1,13 @@
 """NeuronCodegen: the codegen context a trace installs in ``TraceContext.global_ctx``.
 
 It owns ``.builder`` (the door to the core's IR builder: one call per op) and exposes
-``.cur_scope`` and the region emitters as context managers over the core's one push/pop pair.
-``affine_range`` is a generator: it opens a LoopScope holding an AllocationScope, yields one
+``.cur_scope`` and the region emitters as context managers over the core's one scope request
+family (``push`` / ``loop`` / ``pop`` op requests, wasm/PROTOCOL.md). ``affine_range`` opens a
+LoopScope holding an AllocationScope; the caller (``nl.affine_range``'s iterator) yields one
 symbolic induction variable (the body is traced once), then closes both.
+
+The emitters keep the seed's names (KernelBuilder's NeuronCodegen). The KernelScope is not one
+of them here: the core opens it with the trace (``TraceContext.new_ctx`` with the parameters).
 """
 import builtins
 import json
@@ -51,6 +55,14 @@ class IRBuilder:
                 return None
         return reply
 
+    def scope(self, request):
+        """Sends one scope request (push / loop / pop) with the deferred pops; unlike op(), it
+        does not announce a statement (a region is opened before its statement's first op)."""
+        if self.pending_pops:
+            request["pop"] = self.pending_pops
+            self.pending_pops = []
+        return _loads(self._op(_dumps(request, separators=(",", ":"))))
+
 
 def _issue_warnings(items, loc):
     for kind, text, *code in items:
@@ -88,15 +100,8 @@ class NeuronCodegen:
 
     def flush_pops(self):
         """Tells the core now about scopes whose closing was deferred."""
-        pops, self.builder.pending_pops = self.builder.pending_pops, []
-        for region in pops:
-            _core.pop_scope(region, False)
-
-    def _with_pops(self, payload):
         if self.builder.pending_pops:
-            payload["pop"] = self.builder.pending_pops
-            self.builder.pending_pops = []
-        return payload
+            self.builder.scope({"op": "pop"})
 
     def _live(self):
         # In the cell and not failing: the cell holds this context from new_ctx until
@@ -105,8 +110,15 @@ class NeuronCodegen:
 
     # --- the one push/pop pair -------------------------------------------------------------
     @contextmanager
-    def new_scope(self, kind, drop_if_empty=False, **payload):
-        region = _core.push_scope(kind, _dumps(self._with_pops(payload)))
+    def new_scope(self, kind, drop_if_empty=False, trace_scope=None, **payload):
+        """Opens a region of ``kind`` for the body of the ``with``. ``trace_scope`` (a
+        TraceContext.FunctionScope) is entered and exited with it, in the same requests."""
+        request = {"op": "push", "kind": kind, **payload}
+        if trace_scope is not None:
+            request["trace"] = [trace_scope.name_and_loc, trace_scope.stack_frame]
+        region = self.builder.scope(request)
+        if trace_scope is not None:
+            self.trace_scope = trace_scope
         try:
             yield region
         except BaseException:
@@ -114,23 +126,28 @@ class NeuronCodegen:
             # as a whole, so no half-closed scope can leak into the next one.
             self.failed = True
             raise
+        if trace_scope is not None:
+            self.trace_scope = trace_scope.parent_scope
         if self._live():
-            if drop_if_empty:  # the core decides now whether the region stays
-                self.flush_pops()
-                _core.pop_scope(region, True)
+            if drop_if_empty or trace_scope is not None:
+                # now: the core decides whether the region stays / the trace scope ends here
+                end = {"op": "pop", "region": region, "drop": drop_if_empty}
+                if trace_scope is not None:
+                    end["trace"] = trace_scope.kind
+                self.builder.scope(end)
             else:  # closed with the next request, like a loop's scopes
                 self.builder.pending_pops.append(region)
 
-    def kernel_scope(self, name, loc=None):
-        return self.new_scope("KernelScope", name=name, loc=loc)
-
-    def function_scope(self, name, loc=None, drop_if_empty=False):
-        return self.new_scope("FunctionScope", drop_if_empty=drop_if_empty, name=name, loc=loc)
+    def function_scope(self, name, loc=None, drop_if_empty=False, trace_scope=None):
+        return self.new_scope("FunctionScope", drop_if_empty=drop_if_empty,
+                              trace_scope=trace_scope, name=name, loc=loc)
 
     def if_scope(self, predicate=(), is_else=False, loc=None):
         return self.new_scope("IfScope", predicate=list(predicate), **{"else": is_else}, loc=loc)
 
     def while_scope(self, loc=None):
+        """A do-while region; its continue condition is set at the end of the body
+        (``_control._While.end``: the ``while_cond`` request)."""
         return self.new_scope("WhileScope", loc=loc)
 
     def allocation_scope(self, loc=None):
@@ -149,9 +166,8 @@ class NeuronCodegen:
     # --- loops -----------------------------------------------------------------------------
     def affine_range(self, start, stop, step=1, sequential=False, name="", loc=None):
         """Opens the loop and returns (loop_region, alloc_region, iv_json); see range_iter."""
-        reply = _loads(_core.affine_range(_dumps(self._with_pops(
-            {"start": start, "stop": stop, "step": step, "sequential": sequential,
-             "name": name, "loc": loc}))))
+        reply = self.builder.scope({"op": "loop", "start": start, "stop": stop, "step": step,
+                                    "sequential": sequential, "name": name, "loc": loc})
         return reply["loop"], reply["alloc"], reply["iv"]
 
     def close_loop(self, loop_region, alloc_region):
@@ -159,21 +175,6 @@ class NeuronCodegen:
         request (one boundary call per loop instead of two)."""
         if self._live() and loop_region >= 0:
             self.builder.pending_pops += (alloc_region, loop_region)
-
-    # --- trace side ------------------------------------------------------------------------
-    @contextmanager
-    def trace_scope_of(self, cls, name_and_loc, stack_frame):
-        scope = cls(self.trace_scope, name_and_loc, stack_frame)
-        _core.enter_trace_scope(cls.kind, name_and_loc, stack_frame)
-        self.trace_scope = scope
-        try:
-            yield scope
-        except BaseException:
-            self.failed = True
-            raise
-        self.trace_scope = scope.parent_scope
-        if self._live():
-            _core.exit_trace_scope(cls.kind)
 
 
 __all__ = ["NeuronCodegen", "IRBuilder"]
