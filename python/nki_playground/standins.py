@@ -33,7 +33,17 @@ def ensure_numpy():
     from numpy_standin import install  # only when the real NumPy is absent
     standin = install()
     _ensure_scipy()
+    _ensure_ml_dtypes()
     return standin
+
+
+def _ensure_ml_dtypes():
+    """With the NumPy stand-in in place, ``import ml_dtypes`` gives its stand-in (bfloat16 and
+    the float8 types NKI uses, their names known to ``np.dtype``)."""
+    if "ml_dtypes" in sys.modules:
+        return
+    from numpy_standin._ml_dtypes import install
+    install()
 
 
 def _ensure_scipy():

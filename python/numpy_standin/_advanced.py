@@ -25,7 +25,7 @@ def is_advanced(key):
     for k in items:
         if isinstance(k, list) or (isinstance(k, ndarray) and k.ndim > 0):
             return True
-        if isinstance(k, ndarray) and k.dtype.kind == "b":
+        if isinstance(k, ndarray) and k.dtype._kind == "b":
             return True
     return False
 
@@ -68,13 +68,13 @@ def _normalize(arr, key):
             if k.size == 0:
                 k = k.astype(D.INT64)
         if isinstance(k, ndarray):
-            if k.dtype.kind == "b":
+            if k.dtype._kind == "b":
                 if k.ndim == 0:
                     raise IndexError("not supported by nki-playground's numpy stand-in: a 0-d "
                                      "boolean index")
                 out.append(("mask", k))
                 continue
-            if k.dtype.kind not in "iu":
+            if k.dtype._kind not in "iu":
                 raise IndexError("arrays used as indices must be of integer (or boolean) type")
             out.append(("adv", k))
         elif k is None or k is Ellipsis or isinstance(k, slice):
@@ -188,7 +188,7 @@ def setitem(arr, key, value):
     from ._creation import asarray
     from ._ndarray import make_view
     store, offsets, bshape, rshape, rstrides, perm = _plan(arr, key)
-    if isinstance(value, int) and not isinstance(value, bool) and arr.dtype.kind in "iu":
+    if isinstance(value, int) and not isinstance(value, bool) and arr.dtype._kind in "iu":
         if not D.fits(arr.dtype, value):
             raise out_of_bounds(value, arr.dtype)
     val = asarray(value)

@@ -45,16 +45,49 @@ def promote(operands):
         p = D.promote_all(strong)
     else:
         p = D.BOOL
-    if "i" in weak and p.kind == "b":
+    if "i" in weak and p._kind == "b":
         p = D.DEFAULT_INT
-    if "f" in weak and p.kind != "f":
+    if "f" in weak and p._kind != "f":
         p = D.promote(p, D.DEFAULT_FLOAT)
     return p
 
 
+#: Ufuncs ml_dtypes registers no loop for (bit operations): its types reach none of NumPy's.
+_NO_ML_LOOP = frozenset(("bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift",
+                         "right_shift"))
+_ML_TO_BOOL = COMPARISONS | {"logical_and", "logical_or", "logical_xor", "logical_not",
+                             "isnan", "isinf", "isfinite"}
+
+
+def _safe_operand(op, t):
+    """Whether operand ``op`` casts safely to loop type ``t`` (NumPy ≥ 2: a Python int or float
+    reaches any NumPy float loop, and an ml_dtypes loop only as int64/float64 would, i.e. not)."""
+    if op.weak in ("i", "f"):
+        return t._fmt is None and t._kind == "f"
+    return D.can_cast(D.BOOL if op.weak == "b" else op.dtype, t, "safe")
+
+
+def ml_loop(uf, ops):
+    """(loop dtype, output dtype) for operands of ml_dtypes' types, as NumPy's legacy loop
+    search finds it: first each operand's ml_dtypes loop (``T, T -> T``, comparisons ``-> bool``)
+    that every operand casts to safely, then NumPy's own loops in order (float32, float64)."""
+    name = uf.__name__
+    if name not in _NO_ML_LOOP:
+        for op in ops:
+            t = op.dtype
+            if op.weak is None and t._fmt is not None and all(_safe_operand(o, t) for o in ops):
+                return t, (D.BOOL if name in _ML_TO_BOOL else t)
+        for t in (D.FLOAT32, D.FLOAT64):
+            if all(_safe_operand(o, t) for o in ops):
+                return _float(name, t) if uf._resolve is _float else uf._resolve(name, t)
+    from ._ufuncs import _no_loop
+    raise _no_loop(name, [op.dtype or D.dtype({"i": int, "f": float, "b": bool}[op.weak])
+                          for op in ops])
+
+
 def _cast_weak(op, lp, exact):
     v = op.raw
-    if op.weak == "i" and lp.kind in "iu":
+    if op.weak == "i" and lp._kind in "iu":
         if exact:
             return v  # comparisons see the exact Python int
         if not D.fits(lp, v):
@@ -75,9 +108,9 @@ def _column(op, shape, size, lp, exact):
 
 def finalize(od, value):
     """A kernel's result as a raw value of output dtype ``od``."""
-    if od.kind == "f":
+    if od._kind == "f":
         return D.round_computed(od, float(value))
-    if od.kind == "b":
+    if od._kind == "b":
         return bool(value)
     return D.wrap_int(od, int(value))
 
@@ -87,11 +120,14 @@ def call(uf, args, out, dtype, casting):
     from ._scalars import wrap
     name = uf.__name__
     ops = [_operand(a, name) for a in args]
-    p = promote(ops)
-    if uf._resolve is _float:
-        lp, od = _float(name, p, [op.dtype for op in ops if op.weak is None])
+    if any(op.dtype is not None and op.dtype._fmt is not None for op in ops):
+        lp, od = ml_loop(uf, ops)
     else:
-        lp, od = uf._resolve(name, p)
+        p = promote(ops)
+        if uf._resolve is _float:
+            lp, od = _float(name, p, [op.dtype for op in ops if op.weak is None])
+        else:
+            lp, od = uf._resolve(name, p)
     if dtype is not None:  # dtype= names the output dtype; the loop computes in it
         forced = D.dtype(dtype)
         if uf._resolve is _to_bool:
@@ -154,9 +190,9 @@ def _core_call(uf, ops, lp, od, shape, size):
     for op in ops:
         if op.array is None:
             v = _cast_weak(op, lp, exact) if op.weak else D.cast_value(lp, op.raw)
-            if lp.kind in "iub" and not D.fits(lp if lp.kind != "b" else D.UINT8, int(v)):
+            if lp._kind in "iub" and not D.fits(lp if lp._kind != "b" else D.UINT8, int(v)):
                 return None  # an exact Python int the loop type cannot hold: Python compares
-            inputs.append({"s": float(v) if lp.kind == "f" else int(v)})
+            inputs.append({"s": float(v) if lp._kind == "f" else int(v)})
             continue
         a = C.on_core(op.array if op.array.dtype is lp else op.array.astype(lp))
         keep.append(a)

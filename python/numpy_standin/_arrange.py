@@ -287,7 +287,7 @@ def put_along_axis(arr, indices, values, axis):
         target, axis = arr.reshape(-1), 0
     if idx.ndim != target.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
-    if idx.dtype.kind not in "iu":
+    if idx.dtype._kind not in "iu":
         raise IndexError("`indices` must be an integer array")
     ax = _norm(axis, target.ndim)
     key = []
@@ -310,7 +310,7 @@ def around(a, decimals=0, out=None):
     from ._scalars import generic
     x = asarray(a)
     decimals = operator.index(decimals)
-    if x.dtype.kind in "biu":
+    if x.dtype._kind in "biu":
         if decimals >= 0:
             r = x.copy()
         else:

@@ -179,9 +179,12 @@ class FloatFormat:
 
 
 def _format_function(dt, values, opts, zero_d):
-    if dt.kind == "f" or getattr(dt, "_nki_float", False):
+    if dt._fmt is not None:  # ml_dtypes' types: not np.floating, so each element's own repr
+        from ._format import ml_str
+        return ml_str
+    if dt._kind == "f":
         return FloatFormat(dt, values, opts)
-    if dt.kind == "b":
+    if dt._kind == "b":
         true = "True" if zero_d else " True"
         return lambda v: true if v else "False"
     if not values:
@@ -310,7 +313,8 @@ def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
     text = prefix + body + suffix
     if skip:
         return text
-    dtype_str = f"dtype={dt.name})"
+    name = dt.name  # NumPy quotes a name that is not a plain identifier: 'float8_e4m3fn'
+    dtype_str = f"dtype={name if name.isalnum() else repr(name)})"
     width = OPTIONS["linewidth"] if max_line_width is None else max_line_width
     last = len(text) - (text.rfind("\n") + 1)
     spacer = "\n" + " " * len(prefix) if last + len(dtype_str) + 1 > width else " "

@@ -52,8 +52,8 @@ class CoreStorage:
     def new(cls, dtype, n, fill=None):
         req = {"op": "new", "dtype": dtype.name, "n": n}
         if fill is not None:
-            req.update(fill=float(fill) if dtype.kind == "f" else int(fill),
-                       int=dtype.kind != "f")
+            req.update(fill=float(fill) if dtype._kind == "f" else int(fill),
+                       int=dtype._kind != "f")
         return cls(dtype, request(req)["id"], n)
 
     @classmethod
@@ -97,7 +97,7 @@ class CoreStorage:
         if self._reads >= self.CACHE_AFTER:
             self._cache = (bytes(self.bytes()), f"<{_code(self.dtype)}")
             return self.read(index)
-        kind = self.dtype.kind
+        kind = self.dtype._kind
         if self.dtype.itemsize < 8 or kind == "f":  # a double holds it exactly
             v = door.host_get(self.id, index)
             return v if kind == "f" else (v != 0 if kind == "b" else int(v))
@@ -114,7 +114,7 @@ class CoreStorage:
     def scatter(self, indices, values):
         self.changed()
         s, code = self.dtype.itemsize, _code(self.dtype)
-        if len(indices) <= 8 and (s < 8 or self.dtype.kind == "f"):
+        if len(indices) <= 8 and (s < 8 or self.dtype._kind == "f"):
             for i, v in zip(indices, values):
                 door.host_set(self.id, i, float(v))
             return

@@ -61,6 +61,20 @@ def _flatten(obj):
     return (), [obj], {_leaf_dtype(obj)}
 
 
+def _cast_leaves(obj, dt):
+    """The elements of ``obj`` (in ``_flatten``'s order) converted to ml_dtypes type ``dt``:
+    Python floats directly, NumPy scalars and arrays as casts (through float32)."""
+    if isinstance(obj, ndarray):
+        yield from (D.cast_value(dt, v) for v in obj._values())
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from _cast_leaves(x, dt)
+    elif isinstance(obj, generic):
+        yield D.cast_value(dt, obj._raw())
+    else:
+        yield D.cast_python(dt, obj if isinstance(obj, (bool, int, float)) else float(obj))
+
+
 def array(obj, dtype=None, copy=True, order=None, ndmin=0):
     """A new array from nested lists/tuples of numbers, NumPy scalars or arrays.
 
@@ -80,11 +94,14 @@ def array(obj, dtype=None, copy=True, order=None, ndmin=0):
         values = [D.cast_value(dt, v) for v in values]
     else:
         dt = D.dtype(dtype)
-        if dt.kind in "iu":
+        if dt._kind in "iu":
             for v in values:
                 if type(v) is int and not D.fits(dt, v):
                     raise out_of_bounds(v, dt)
-        values = [D.cast_value(dt, v) for v in values]
+        if dt._fmt is not None and not isinstance(obj, ndarray):
+            values = list(_cast_leaves(obj, dt))
+        else:
+            values = [D.cast_value(dt, v) for v in values]
     if len(shape) < ndmin:
         shape = (1,) * (ndmin - len(shape)) + shape
     return from_values(values, shape, dt)
@@ -112,7 +129,10 @@ def full(shape, fill_value, dtype=None, order="C"):
 
 
 def zeros(shape, dtype=float, order="C"):
-    return full(shape, 0, dtype=D.dtype(dtype))
+    dt = D.dtype(dtype)
+    if dt._fmt is not None:  # zero bytes: float8_e8m0fnu's code 0 is 2**-127, not 0 (its NaN)
+        return full(shape, dt._fmt.decode(0), dtype=dt)
+    return full(shape, 0, dtype=dt)
 
 
 def ones(shape, dtype=None, order="C"):
@@ -176,31 +196,33 @@ def arange(start, stop=None, step=None, dtype=None):
         raise user_error(ZeroDivisionError("division by zero"))
     args = [array(x) for x in (start, stop, step)]
     inferred = D.promote_all(a.dtype for a in args)
-    if inferred.kind == "b":
+    if inferred._kind == "b":
         inferred = D.DEFAULT_INT
     dt = inferred if dtype is None else D.dtype(dtype)
     s0, s1, st = (a.item() for a in args)
-    if inferred.kind in "iu":
+    if inferred._kind in "iu":
         n = max(0, -((s0 - s1) // st))
     else:
         n = max(0, math.ceil((s1 - s0) / st))
-    if dt.kind != "f":
+    if dt._kind != "f":
         # NumPy writes the first two values through the dtype (a Python int that does not fit
         # raises, as in NumPy >= 2) and steps from there, wrapping.
         for v, python_int in ((s0, type(start) is int), (s0 + st, type(start) is int and
                                                           type(step) is int and n > 1)):
-            if python_int and dt.kind in "iu" and not D.fits(dt, v):
+            if python_int and dt._kind in "iu" and not D.fits(dt, v):
                 raise out_of_bounds(v, dt)
         values = [D.cast_value(dt, s0 + i * st) for i in range(n)]
         return from_values(values, (n,), dt)
     # NumPy fills float arrays from the first two values: v0 + i * (v1 - v0), in the dtype's
     # own arithmetic (float16 computes in float32).
-    calc = D.FLOAT32 if dt is D.FLOAT16 else dt
-    v0 = D.cast_value(dt, s0)
-    delta = D.round_float(calc, D.cast_value(dt, s0 + st) - v0)
+    calc = D.FLOAT32 if dt is D.FLOAT16 or dt._fmt is not None else dt  # ml_dtypes: float32
+    v0, v1 = D.cast_value(dt, s0), D.cast_value(dt, s0 + st)
+    delta = D.round_float(calc, v1 - v0)
     values = [D.round_computed(dt, v0 + D.round_float(calc, i * delta)) for i in range(n)]
     if n:
         values[0] = v0
+    if n > 1 and dt._fmt is not None:
+        values[1] = v1
     return from_values(values, (n,), dt)
 
 
@@ -219,7 +241,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if endpoint and num > 1:
         values[-1] = stop
     dt = D.FLOAT64 if dtype is None else D.dtype(dtype)
-    if dt.kind in "iu":  # NumPy floors toward -inf before the integer cast
+    if dt._kind in "iu":  # NumPy floors toward -inf before the integer cast
         values = [math.floor(v) for v in values]
     result = from_values([D.cast_value(dt, v) for v in values], (num,), dt)
     return (result, step) if retstep else result

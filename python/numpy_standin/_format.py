@@ -64,8 +64,17 @@ def float_str(dt, x):
     return f"{sign}{mant}{e}"
 
 
+def ml_str(x):
+    """An ml_dtypes scalar's text: ``std::ostream << float`` (printf's ``%g``), NaN unsigned."""
+    if x != x:
+        return "nan"
+    return "%g" % x
+
+
 def scalar_str(dt, raw):
-    if dt.kind == "f":
+    if dt._fmt is not None:
+        return ml_str(raw)
+    if dt._kind == "f":
         return float_str(dt, raw)
     return str(raw)
 

@@ -133,7 +133,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def _isclose(a, b, rtol, atol, equal_nan):
     if isinstance(a, ndarray) and isinstance(b, ndarray) and max(a.size, b.size) >= _BULK \
-            and a.dtype.kind in "biuf" and b.dtype.kind in "biuf":
+            and a.dtype._kind in "biuf" and b.dtype._kind in "biuf":
         return _isclose_bulk(a, b, rtol, atol, equal_nan)
     ops = [_apply._operand(v, "isclose") for v in (a, b)]
     shp = broadcast_shapes(*(op.shape for op in ops))
@@ -156,7 +156,7 @@ def array_equal(a1, a2, equal_nan=False):
     """Whether the two arrays have the same shape and elements; a Python bool."""
     x, y = asarray(a1), asarray(a2)
     ok = x.shape == y.shape
-    if ok and x.size >= _BULK and x.dtype.kind in "biuf" and y.dtype.kind in "biuf":
+    if ok and x.size >= _BULK and x.dtype._kind in "biuf" and y.dtype._kind in "biuf":
         from ._ufuncs import UFUNCS as U
         ok = bool(U["equal"](x, y).all()) or (
             equal_nan and bool(_isclose(x, y, 0.0, 0.0, True).all()))

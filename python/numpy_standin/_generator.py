@@ -150,7 +150,7 @@ def _scalar_or(shape, dt, draw):
     """One draw (a Python float for float draws, as Generator gives; else a NumPy scalar) when
     ``shape`` is None, else an array of draws."""
     if shape is None:
-        if dt.kind == "f":
+        if dt._kind == "f":
             return float(D.cast_value(dt, draw()))
         from ._scalars import wrap
         return wrap(dt, D.cast_value(dt, draw()))
@@ -279,7 +279,7 @@ class Generator:
 
     def integers(self, low, high=None, size=None, dtype=D.INT64, endpoint=False):
         dt = D.dtype(dtype)
-        if dt.kind not in "iu" or dt.itemsize < 4:
+        if dt._kind not in "iu" or dt.itemsize < 4:
             raise NotImplementedError(f"not supported by nki-playground's numpy stand-in: "
                                       f"Generator.integers(dtype={dt.name})")
         if high is None:

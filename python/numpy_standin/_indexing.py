@@ -15,12 +15,12 @@ def _as_int(item):
         raise IndexError(_ADVANCED)
     if isinstance(item, int):
         return int(item)
-    if isinstance(item, generic) and item.dtype.kind in "iu":
+    if isinstance(item, generic) and item.dtype._kind in "iu":
         return int(item)
     index = getattr(item, "__index__", None)
     if index is not None and not isinstance(item, float) and not hasattr(item, "_store"):
         return index()
-    if hasattr(item, "_store") and item.ndim == 0 and item.dtype.kind in "iu":
+    if hasattr(item, "_store") and item.ndim == 0 and item.dtype._kind in "iu":
         return item.item()  # a 0-d integer array indexes like an integer
     return None
 
@@ -86,7 +86,9 @@ def setitem(arr, key, value):
         return _advanced.setitem(arr, key, value)
     _, offset, shape, strides = resolve(arr, key)
     view = make_view(arr._store, offset, shape, strides)
-    if isinstance(value, int) and not isinstance(value, bool) and arr.dtype.kind in "iu":
+    if isinstance(value, int) and not isinstance(value, bool) and arr.dtype._kind in "iu":
         if not _dtypes.fits(arr.dtype, value):
             raise out_of_bounds(value, arr.dtype)
+    if arr.dtype._fmt is not None and not hasattr(value, "_store"):
+        value = asarray(value, dtype=arr.dtype)  # Python floats convert directly (ml_dtypes)
     view._assign(asarray(value))

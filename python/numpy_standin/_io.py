@@ -3,11 +3,7 @@ bytes the simulator exchanges with kernels, and ``.npy`` files (``np.load`` / ``
 """
 import struct
 
-from nki_playground import dtype_values
-
 from . import _dtypes as D
-
-_NKI_ONLY = dtype_values.NKI_ONLY
 
 
 def _code(dt):
@@ -16,28 +12,24 @@ def _code(dt):
 
 
 def to_bytes(arr):
-    """The array's elements, row-major, as little-endian bytes of its dtype."""
+    """The array's elements, row-major, as little-endian bytes of its dtype (ml_dtypes' types:
+    their codes)."""
     if hasattr(arr, "_store") and hasattr(arr._store, "raw_bytes"):
         data = arr._store.raw_bytes(arr)
         if data is not None:
             return data
     values = arr._values()
+    if arr.dtype._fmt is not None:
+        return arr.dtype._fmt.encode_values(values)
     return struct.pack(f"<{len(values)}{_code(arr.dtype)}", *values)
 
 
 def from_bytes(raw, name, shape):
     """A new array of shape ``shape`` over ``raw`` holding elements of NKI or NumPy dtype
-    ``name``. NKI-only float types (bfloat16, float8, tfloat32) have no dtype here: their
-    values come back as float32."""
-    raw = bytes(raw)
-    n = 1
-    for s in shape:
-        n *= s
-    if name in _NKI_ONLY:
-        vals = dtype_values.decode(raw, name)
-        return frombuffer(struct.pack(f"<{n}f", *vals), D.FLOAT32).reshape(shape)
-    dt = D.dtype("bool" if name == "bool_" else name)
-    return frombuffer(raw, dt).reshape(shape)
+    ``name`` (bfloat16 and the float8 types: ml_dtypes' types; tfloat32: float32)."""
+    name = {"bool_": "bool", "tfloat32": "float32"}.get(name, name)
+    dt = D.ML_BY_NAME.get(name) or D.dtype(name)
+    return frombuffer(bytes(raw), dt).reshape(shape)
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0):
@@ -63,9 +55,11 @@ _MAGIC = b"\x93NUMPY"
 
 
 def _descr(dt):
-    if dt.kind == "b":
+    if dt._kind == "b":
         return "|b1"
-    return ("|" if dt.itemsize == 1 else "<") + dt.kind + str(dt.itemsize)
+    if dt._fmt is not None:
+        return dt.str  # what NumPy writes for ml_dtypes' types ('<V2', ...)
+    return ("|" if dt.itemsize == 1 else "<") + dt._kind + str(dt.itemsize)
 
 
 def save(file, arr, allow_pickle=True, fix_imports=True):

@@ -26,7 +26,7 @@ def _bits(dt):
 # ---- arithmetic ------------------------------------------------------------------------------
 
 def add(dt, a, b):
-    return (a or b) if dt.kind == "b" else a + b
+    return (a or b) if dt._kind == "b" else a + b
 
 
 def subtract(dt, a, b):
@@ -34,7 +34,7 @@ def subtract(dt, a, b):
 
 
 def multiply(dt, a, b):
-    return (a and b) if dt.kind == "b" else a * b
+    return (a and b) if dt._kind == "b" else a * b
 
 
 def divide(dt, a, b):  # the loop dtype is always a float
@@ -46,7 +46,7 @@ def divide(dt, a, b):  # the loop dtype is always a float
 
 
 def floor_divide(dt, a, b):
-    if dt.kind != "f":
+    if dt._kind != "f":
         return 0 if b == 0 else a // b
     if b == 0:
         return divide(dt, a, b)
@@ -56,7 +56,7 @@ def floor_divide(dt, a, b):
 
 
 def remainder(dt, a, b):
-    if dt.kind != "f":
+    if dt._kind != "f":
         return 0 if b == 0 else a % b
     if b == 0 or math.isinf(a) or _isnan(a) or _isnan(b):
         return NAN
@@ -66,7 +66,7 @@ def remainder(dt, a, b):
 
 
 def fmod(dt, a, b):
-    if dt.kind != "f":
+    if dt._kind != "f":
         if b == 0:
             return 0
         r = abs(a) % abs(b)
@@ -77,7 +77,7 @@ def fmod(dt, a, b):
 
 
 def power(dt, a, b):
-    if dt.kind != "f":
+    if dt._kind != "f":
         if b < 0:
             raise ValueError("Integers to negative integer powers are not allowed.")
         return pow(a, b, 1 << _bits(dt))
@@ -92,14 +92,14 @@ def power(dt, a, b):
 
 
 def maximum(dt, a, b):
-    if dt.kind == "f":
+    if dt._kind == "f":
         if _isnan(a) or _isnan(b):
             return NAN
     return a if a >= b else b
 
 
 def minimum(dt, a, b):
-    if dt.kind == "f":
+    if dt._kind == "f":
         if _isnan(a) or _isnan(b):
             return NAN
     return a if a <= b else b
@@ -124,13 +124,13 @@ def square(dt, a):
 
 
 def sign(dt, a):
-    if dt.kind == "f" and _isnan(a):
+    if dt._kind == "f" and _isnan(a):
         return NAN
     return (a > 0) - (a < 0)
 
 
 def reciprocal(dt, a):
-    if dt.kind == "f":
+    if dt._kind == "f":
         return math.copysign(INF, a) if a == 0 else 1.0 / a
     if a == 0:
         return 0  # NumPy's integer reciprocal of 0 is 0 (with a warning) on x86-64
@@ -139,7 +139,7 @@ def reciprocal(dt, a):
 
 def _rounder(fn):
     def kernel(dt, a):
-        if dt.kind != "f" or not math.isfinite(a):
+        if dt._kind != "f" or not math.isfinite(a):
             return a
         r = float(fn(a))
         return math.copysign(0.0, a) if r == 0 else r
@@ -246,15 +246,15 @@ def logical_not(dt, a):
 
 
 def isnan(dt, a):
-    return dt.kind == "f" and _isnan(a)
+    return dt._kind == "f" and _isnan(a)
 
 
 def isinf(dt, a):
-    return dt.kind == "f" and math.isinf(a)
+    return dt._kind == "f" and math.isinf(a)
 
 
 def isfinite(dt, a):
-    return dt.kind != "f" or math.isfinite(a)
+    return dt._kind != "f" or math.isfinite(a)
 
 
 # ---- bitwise (bool or integer loop dtypes) ---------------------------------------------------
@@ -272,7 +272,7 @@ def bitwise_xor(dt, a, b):
 
 
 def invert(dt, a):
-    return (not a) if dt.kind == "b" else ~a
+    return (not a) if dt._kind == "b" else ~a
 
 
 def left_shift(dt, a, b):

@@ -54,7 +54,7 @@ def sort(a, axis=-1, kind=None, order=None, stable=None):
     n = lanes.shape[-1] if lanes.ndim else 1
     vals = []
     for lane in _split(lanes._values(), n):
-        vals.extend(sorted(lane, key=_key) if lanes.dtype.kind == "f" else sorted(lane))
+        vals.extend(sorted(lane, key=_key) if lanes.dtype._kind == "f" else sorted(lane))
     out = from_values(vals, lanes.shape, a.dtype)
     return out if axis is None else moveaxis(out, -1, ax).copy()
 
@@ -66,7 +66,7 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
     n = lanes.shape[-1] if lanes.ndim else 1
     idx = []
     for lane in _split(lanes._values(), n):
-        key = (lambda i: _key(lane[i])) if lanes.dtype.kind == "f" else lane.__getitem__
+        key = (lambda i: _key(lane[i])) if lanes.dtype._kind == "f" else lane.__getitem__
         idx.extend(sorted(range(n), key=key))
     out = from_values(idx, lanes.shape, D.INT64)
     return out if axis is None else moveaxis(out, -1, ax).copy()
@@ -80,11 +80,11 @@ def _arg(a, axis, keepdims, reducer, name):
     n = lanes.shape[-1]
     if n == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")
-    if lanes.dtype.kind == "b":
+    if lanes.dtype._kind == "b":
         lanes = lanes.astype(D.INT8)
     best = reducer(lanes, axis=-1, keepdims=True)
     hit = U["equal"](lanes, best)
-    if lanes.dtype.kind == "f":  # NumPy: the first NaN wins
+    if lanes.dtype._kind == "f":  # NumPy: the first NaN wins
         hit = U["logical_or"](hit, U["isnan"](lanes))
     raw = bytes(to_bytes(hit.astype(D.BOOL)))
     idx = [raw.find(1, i, i + n) - i for i in range(0, len(raw), n)]
@@ -113,9 +113,9 @@ def _scan(a, axis, dtype, ufunc_name):
     a = asarray(a)
     if dtype is not None:
         dt = D.dtype(dtype)
-    elif a.dtype.kind in "bi" and a.dtype.itemsize < 8:
+    elif a.dtype._kind in "bi" and a.dtype.itemsize < 8:
         dt = D.INT64
-    elif a.dtype.kind == "u" and a.dtype.itemsize < 8:
+    elif a.dtype._kind == "u" and a.dtype.itemsize < 8:
         dt = D.UINT64
     else:
         dt = a.dtype
@@ -161,11 +161,11 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
     a = asarray(a)
     if dtype is not None:
         calc = D.dtype(dtype)
-    elif a.dtype.kind != "f":
+    elif a.dtype._kind != "f":
         calc = D.FLOAT64
     else:
         calc = D.FLOAT32 if a.dtype is D.FLOAT16 else a.dtype
-    result = D.dtype(dtype) if dtype is not None else (a.dtype if a.dtype.kind == "f"
+    result = D.dtype(dtype) if dtype is not None else (a.dtype if a.dtype._kind == "f"
                                                         else D.FLOAT64)
     x = a.astype(calc)
     count = 1

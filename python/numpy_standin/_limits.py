@@ -31,7 +31,7 @@ class finfo:
 
     def __new__(cls, dtype):
         dt = _dtype_of(dtype)
-        if dt.kind != "f":
+        if dt._kind != "f" or dt._fmt is not None:  # ml_dtypes' types: ml_dtypes.finfo
             raise ValueError(f"data type {dt.type!r} not inexact")
         if dt.name not in cls._cache:
             cls._cache[dt.name] = object.__new__(cls)._init(dt)
@@ -66,10 +66,10 @@ class iinfo:
 
     def __init__(self, int_type):
         dt = _dtype_of(int_type)
-        if dt.kind not in "iu":
-            raise ValueError(f"Invalid integer data type '{dt.kind}'.")
+        if dt._kind not in "iu":
+            raise ValueError(f"Invalid integer data type '{dt._kind}'.")
         self.dtype = dt
-        self.kind = dt.kind
+        self.kind = dt._kind
         self.bits = dt.itemsize * 8
         self.min, self.max = D.int_limits(dt)
 

@@ -8,7 +8,7 @@ from ._ufuncs import UFUNCS as U
 
 
 def _as_float(x):
-    return x if x.dtype.kind == "f" else x.astype(D.FLOAT64)
+    return x if x.dtype._kind == "f" else x.astype(D.FLOAT64)
 
 
 def norm(x, ord=None, axis=None, keepdims=False):

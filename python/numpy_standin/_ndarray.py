@@ -83,7 +83,8 @@ class ndarray:
                             "nki-playground's trace-time numpy fallback")
         shape = normalize_shape(shape)
         dt = _dtypes.dtype(dtype)
-        return from_values([_dtypes.cast_value(dt, 0)] * _size(shape), shape, dt)
+        zero = dt._fmt.decode(0) if dt._fmt is not None else _dtypes.cast_value(dt, 0)
+        return from_values([zero] * _size(shape), shape, dt)
 
     # ---- layout ------------------------------------------------------------------------------
 
@@ -170,11 +171,30 @@ class ndarray:
         dt = _dtypes.dtype(dtype)
         if dt is self.dtype and not copy:
             return self
+        _dtypes.check_cast_exists(self.dtype, dt)
         if (_on_core(self) or self.size >= _threshold()) and _core_ok(dt) and \
                 _core_ok(self.dtype):
             from . import _core_storage as C
             return C.copy(self, dt)
         return from_values([_dtypes.cast_value(dt, v) for v in self._values()], self._shape, dt)
+
+    def view(self, dtype=None):
+        """The same bytes read as ``dtype`` (the last axis rescaled when the item sizes differ).
+        Deliberate difference: for another dtype the result is a copy, so writes to it do not
+        reach this array (the same dtype gives a true view)."""
+        if dtype is None or _dtypes.dtype(dtype) is self.dtype:
+            return make_view(self._store, self._offset, self._shape, self._strides)
+        from . import _io
+        dt = _dtypes.dtype(dtype)
+        shape = self._shape
+        if dt.itemsize != self.itemsize:
+            if not shape or (shape[-1] * self.itemsize) % dt.itemsize:
+                raise ValueError("When changing to a smaller dtype, its size must be a divisor "
+                                 "of the size of original dtype" if shape else
+                                 "Changing the dtype of a 0d array is only supported if the "
+                                 "itemsize is unchanged")
+            shape = shape[:-1] + (shape[-1] * self.itemsize // dt.itemsize,)
+        return _io.frombuffer(_io.to_bytes(self), dt).reshape(shape)
 
     def tobytes(self, order="C"):
         from . import _io
@@ -341,7 +361,7 @@ class ndarray:
         return self._only_scalar(int)
 
     def __index__(self):
-        if self.ndim or self.dtype.kind not in "iu":
+        if self.ndim or self.dtype._kind not in "iu":
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return self._values()[0]
 

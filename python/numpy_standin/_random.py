@@ -281,7 +281,7 @@ def randint(low, high=None, size=None, dtype=int):
     from ._ndarray import from_values
     from ._scalars import wrap
     dt = D.dtype(dtype)
-    if dt.kind not in "biu":
+    if dt._kind not in "biu":
         raise user_error(TypeError(f"Unsupported dtype {dt.name!r} for randint"))
     if high is None:
         low, high = 0, low
@@ -291,7 +291,7 @@ def randint(low, high=None, size=None, dtype=int):
             "not supported by nki-playground's numpy stand-in: numpy.random.randint with array "
             "bounds"))
     low, high = operator.index(low), operator.index(high) - 1
-    lo, hi = D.int_limits(dt) if dt.kind != "b" else (0, 1)
+    lo, hi = D.int_limits(dt) if dt._kind != "b" else (0, 1)
     if low < lo:
         raise user_error(ValueError(f"low is out of bounds for {dt.name}"))
     if high > hi:
@@ -303,7 +303,7 @@ def randint(low, high=None, size=None, dtype=int):
     rng = high - low
     _BUF[0] = _BUF[1] = 0
     _python_ready()
-    if dt.kind == "b":
+    if dt._kind == "b":
         vals = [bool(v) for v in _bool_draws(low, rng, n)]
     else:
         width = {1: 8, 2: 16, 4: 32, 8: 64}[dt.itemsize]

@@ -52,6 +52,8 @@ def _groups(arr, axes):
 
 def _fold(uf, lp, od, group, initial):
     name = uf.__name__
+    if initial is None and lp._fmt is not None and uf.identity is not None and group:
+        initial = uf.identity  # NumPy starts an ml_dtypes reduction from the identity
     if initial is not None:
         group = [D.cast_value(lp, initial)] + group
     if not group:
@@ -59,7 +61,7 @@ def _fold(uf, lp, od, group, initial):
             raise ValueError(f"zero-size array to reduction operation {name} which has no "
                              f"identity")
         return D.cast_value(od, uf.identity)
-    if name == "add" and lp.kind == "f":
+    if name == "add" and lp._kind == "f" and lp._fmt is None:  # ml_dtypes: one add at a time
         try:
             total = math.fsum(group)
         except (OverflowError, ValueError):  # ±inf or intermediate overflow: IEEE order
@@ -91,8 +93,8 @@ def ufunc_reduce(uf, array, axis, dtype, out, keepdims, initial):
         od = D.BOOL if name.startswith("logical") else lp
     else:
         d = arr.dtype
-        if name in ("add", "multiply") and d.kind in "biu" and d.itemsize < 8:
-            d = D.UINT64 if d.kind == "u" else D.INT64  # small ints accumulate in 64 bits
+        if name in ("add", "multiply") and d._kind in "biu" and d.itemsize < 8:
+            d = D.UINT64 if d._kind == "u" else D.INT64  # small ints accumulate in 64 bits
         lp, od = uf._resolve(name, d)
     if arr.ndim == 0 and axis is not None and axis != ():
         raise AxisError(f"axis {axis} is out of bounds for array of dimension 0")
@@ -133,7 +135,7 @@ def _core_reduce(name, arr, lp, od, axes, initial, keepdims):
         return None
     init = None if initial is None else D.cast_value(lp, initial)
     if init is not None:
-        init = float(init) if lp.kind == "f" else int(init)
+        init = float(init) if lp._kind == "f" else int(init)
     src = C.on_core(arr)
     reply = C.request({"op": "reduce", "name": name, "lp": lp.name, "od": od.name,
                        "axes": list(axes), "initial": init, "in": C.view_json(src)})
@@ -218,7 +220,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=True):
     d = arr.dtype
     if dtype is not None:
         acc = result = D.dtype(dtype)
-    elif d.kind != "f":
+    elif d._kind != "f":
         acc = result = D.FLOAT64
     else:
         acc, result = (D.FLOAT32 if d is D.FLOAT16 else d), d

@@ -242,6 +242,52 @@ float16 = _make_float("float16", _dtypes.FLOAT16)
 float32 = _make_float("float32", _dtypes.FLOAT32)
 float64 = _make_float("float64", _dtypes.FLOAT64)
 
+
+
+class _MLFloat(generic):
+    """ml_dtypes' scalar types (``ml_dtypes.bfloat16``, ...): subclasses of ``np.generic`` only
+    (not ``np.floating``), a value of their format. Deliberate difference, as for NumPy's floats
+    here: they also subclass ``float``. A Python float converts directly (float8: one rounding;
+    bfloat16 through float32), NumPy scalars and ints as an array cast does. Text: C++'s
+    ``std::ostream`` form of the float32 value (``%g``, 6 digits; NaN without a sign)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value=0.0):
+        dt = cls._fallback_dtype
+        arr = _array_or_none(value, dt)
+        if arr is not None:
+            return arr
+        if type(value) is float:
+            return float.__new__(cls, dt._fmt.round(value))
+        return float.__new__(cls, _dtypes.cast_value(dt, _number_from(value)))
+
+    @classmethod
+    def _wrap(cls, raw):
+        return float.__new__(cls, raw)
+
+    def _raw(self):
+        return float(self)
+
+    def __repr__(self):
+        return _format.ml_str(float(self))
+
+    __str__ = __repr__
+    __hash__ = float.__hash__
+
+    def __int__(self):
+        return int(float(self))
+
+
+def _make_ml(dt):
+    cls = type(dt.name, (_MLFloat, float), {"__slots__": (), "_fallback_dtype": dt,
+                                             "__module__": "ml_dtypes"})
+    dt.type = cls
+    return cls
+
+
+ML_TYPES = {dt.name: _make_ml(dt) for dt in _dtypes.ML}
+
 for _cls in (generic, number, integer, signedinteger, unsignedinteger, inexact, floating):
     _cls.__module__ = "numpy"
 _operators.install(generic)

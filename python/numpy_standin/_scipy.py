@@ -52,8 +52,8 @@ def expit(x):
 
 def _loop_dtype(dt):
     """SciPy's loops are float32 and float64: the first one ``dt`` casts to safely."""
-    if dt.kind == "b" or (dt.kind in "iu" and dt.itemsize <= 2) or \
-            (dt.kind == "f" and dt.itemsize <= 4):
+    if dt._kind == "b" or (dt._kind in "iu" and dt.itemsize <= 2) or \
+            (dt._kind == "f" and dt.itemsize <= 4):
         return D.FLOAT32
     return D.FLOAT64
 

@@ -174,7 +174,7 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
         parts = [x for x in (extra[0], a, extra[1]) if x is not None]
         a = concatenate(parts, ax)
     from ._ufuncs import UFUNCS
-    op = UFUNCS["not_equal"] if a.dtype.kind == "b" else UFUNCS["subtract"]
+    op = UFUNCS["not_equal"] if a.dtype._kind == "b" else UFUNCS["subtract"]
     for _ in range(n):
         hi = (slice(None),) * ax + (slice(1, None),)
         lo = (slice(None),) * ax + (slice(None, -1),)

@@ -17,7 +17,7 @@ from ._ufuncs import UFUNCS as U
 
 def _replace_nan(a, value):
     a = asarray(a)
-    if a.dtype.kind != "f":
+    if a.dtype._kind != "f":
         return a, None
     mask = U["isnan"](a)
     return where(mask, value, a).astype(a.dtype), mask
@@ -105,7 +105,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         lo, hi = (n - 1) // 2, n // 2
         pair = lanes[..., lo:hi + 1]
         r = R["mean"](pair, axis=-1)
-        if lanes.dtype.kind == "f":
+        if lanes.dtype._kind == "f":
             has_nan = U["isnan"](lanes[..., -1])  # NaN sorts last
             r = where(has_nan, math.nan, r).astype(asarray(r).dtype)
     r = _keep(asarray(r), arr, axes, keepdims)
@@ -131,12 +131,12 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
         raise NotImplementedError(f"not supported by nki-playground's numpy stand-in: "
                                   f"quantile(method={interpolation or method!r})")
     arr = asarray(a)
-    qs = asarray(q, dtype=D.FLOAT64) if not hasattr(q, "dtype") or q.dtype.kind != "f" \
+    qs = asarray(q, dtype=D.FLOAT64) if not hasattr(q, "dtype") or q.dtype._kind != "f" \
         else asarray(q)
     if not bool(R["all"](U["logical_and"](U["greater_equal"](qs, 0), U["less_equal"](qs, 1)))):
         raise ValueError("Quantiles must be in the range [0, 1]")
     lanes, kept, axes = _quantile_lanes(arr, axis)
-    if lanes.dtype.kind != "f":
+    if lanes.dtype._kind != "f":
         lanes = lanes.astype(D.FLOAT64)
     n = lanes.shape[-1]
     flat_q = qs.reshape(-1).tolist()
@@ -147,7 +147,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
         above = min(below + 1, n - 1)
         gamma = asarray(virtual - below, dtype=D.FLOAT64)
         r = _lerp(lanes[..., below], lanes[..., above], gamma)
-        if lanes.dtype.kind == "f":
+        if lanes.dtype._kind == "f":
             r = where(U["isnan"](lanes[..., -1]), math.nan, r)
         results.append(asarray(r))
     from ._shapes import stack
@@ -194,7 +194,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
                                   "unique(axis=...)")
     arr = asarray(ar)
     flat = arr.reshape(-1)._values()
-    is_float = arr.dtype.kind == "f"
+    is_float = arr.dtype._kind == "f"
     order = sorted(range(len(flat)), key=(lambda i: (1, 0.0, i) if flat[i] != flat[i]
                                           else (0, flat[i], i)))
     svals = [flat[i] for i in order]

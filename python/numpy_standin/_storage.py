@@ -56,5 +56,7 @@ def storage_from_bytes(dtype, raw, n):
         from . import _core_storage as C
         if C.eligible(dtype):
             return C.CoreStorage.from_bytes(dtype, raw, n)
+    if dtype._fmt is not None:  # ml_dtypes' types: codes, decoded by their format
+        return ListStorage(dtype, dtype._fmt.decode_bytes(raw))
     code = {"bool": "?", "float16": "e", "int64": "q", "uint64": "Q"}.get(dtype.name, dtype.char)
     return ListStorage(dtype, list(struct.unpack(f"<{n}{code}", raw)))

@@ -31,7 +31,7 @@ def _failure(header, actual, desired, rtol=None, atol=None):
                                 atol if atol is not None else 0.0, True)
     bad = x.size - int(asarray(close).sum())
     lines += ["", f"Mismatched elements: {bad} / {x.size} ({100.0 * bad / max(x.size, 1):.3g}%)"]
-    if x.dtype.kind in "biuf" and y.dtype.kind in "biuf" and x.size:
+    if x.dtype._kind in "biuf" and y.dtype._kind in "biuf" and x.size:
         from ._ufuncs import UFUNCS
         diff = UFUNCS["absolute"](UFUNCS["subtract"](x.astype("float64"), y.astype("float64")))
         lines.append(f"Max absolute difference: {_fmt(float(diff.max()))}")

@@ -102,7 +102,7 @@ def _reject_options(name, where, kwargs):
 
 
 def _no_loop(name, dts):
-    types = ", ".join(f"dtype('{d.name}')" for d in dts)
+    types = ", ".join(repr(d) for d in dts)
     return UFuncTypeError(f"ufunc '{name}' not supported for the input types ({types}), and "
                           f"the inputs could not be safely coerced to any supported types "
                           f"according to the casting rule ''safe''")
@@ -112,40 +112,40 @@ def _no_loop(name, dts):
 
 def _arith(bool_ok=True):
     def resolve(name, p):
-        if p.kind == "b" and not bool_ok:
+        if p._kind == "b" and not bool_ok:
             return D.INT8, D.INT8
         return p, p
     return resolve
 
 
 def _bool_subtract(name, p):
-    if p.kind == "b":
+    if p._kind == "b":
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
                         "bitwise_xor, the `^` operator, or the logical_xor function instead.")
     return p, p
 
 
 def _bool_negative(name, p):
-    if p.kind == "b":
+    if p._kind == "b":
         raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use "
                         "the `~` operator or the logical_not function instead.")
     return p, p
 
 
 def _no_bool(name, p):
-    if p.kind == "b":
+    if p._kind == "b":
         raise _no_loop(name, [p])
     return p, p
 
 
 def _true_divide(name, p):
-    lp = p if p.kind == "f" else D.FLOAT64
+    lp = p if p._kind == "f" else D.FLOAT64
     return lp, lp
 
 
 def _float(name, p, inputs=()):
     """Float-only ufuncs: the first of float16/32/64 every integer input casts to safely."""
-    if p.kind == "f":
+    if p._kind == "f":
         return p, p
     lp = D.promote_all([D.float_for_int(d) for d in inputs] or [D.float_for_int(p)])
     return lp, lp
@@ -157,9 +157,9 @@ def _to_bool(name, p):
 
 def _integer_only(bool_ok):
     def resolve(name, p):
-        if p.kind == "f":
+        if p._kind == "f":
             raise _no_loop(name, [p])
-        if p.kind == "b" and not bool_ok:
+        if p._kind == "b" and not bool_ok:
             return D.INT8, D.INT8
         return p, p
     return resolve

@@ -82,7 +82,7 @@ def _cases():
     add("np.dtype('f4') is np.dtype(np.float32)")
     add("str(np.dtype('float16'))")
     add("repr(np.dtype('int8'))")
-    add("np.dtype('bfloat16')")
+    # np.dtype('bfloat16'): golden_cases_ml (ml_dtypes imported, as neuronxcc imports it)
     add("np.dtype('float32').itemsize * 8")
     for x, y in (("float32", "floating"), ("int8", "integer"), ("uint8", "signedinteger"),
                  ("float16", "inexact"), ("float32", "float64"), ("bool_", "integer"),
@@ -358,7 +358,10 @@ CASES = _cases()
 from golden_cases_more import SETUP_MORE, more_cases  # noqa: E402 - the second half of the cases
 CASES += more_cases()
 from golden_cases_cover import NUMPY2_COVER, SETUP_COVER, cover_cases  # noqa: E402
+from golden_cases_ml import NUMPY2_ML, SETUP_ML, ml_cases  # noqa: E402
 CASES += cover_cases()
+ML_CASES = ml_cases()
+CASES += ML_CASES
 
 _OVERFLOW = {"t": "error", "type": "OverflowError"}
 
@@ -409,6 +412,7 @@ NUMPY2 = {
     "repr(np.float64(0.1))": {"t": "py", "type": "str", "value": "np.float64(0.1)"},
 }
 NUMPY2.update(NUMPY2_COVER)
+NUMPY2.update(NUMPY2_ML)
 # NumPy >= 2.1: floor/ceil/trunc return integer and bool input unchanged (1.x made floats).
 for _n in ("floor", "ceil", "trunc"):
     NUMPY2[f"np.{_n}(i8)"] = _array("int8", [4], [100, -100, 127, -128])
@@ -477,4 +481,8 @@ def make_env(np):
     exec(SETUP, env)
     exec(SETUP_MORE, env)
     exec(SETUP_COVER, env)
+    try:
+        exec(SETUP_ML, env)
+    except ImportError:  # no ml_dtypes: make_goldens.py keeps the recorded ML_CASES results
+        env["_no_ml_dtypes"] = True
     return env

@@ -41,7 +41,7 @@ let notCovered;
 beforeAll(() => {
   const FS = h.runtime.pyodide.FS;
   FS.mkdirTree("/tmp/numpy_golden");
-  for (const name of ["golden_cases.py", "golden_cases_more.py", "golden_cases_cover.py"]) {
+  for (const name of ["golden_cases.py", "golden_cases_more.py", "golden_cases_cover.py", "golden_cases_ml.py"]) {
     FS.writeFile(`/tmp/numpy_golden/${name}`, readFileSync(`${GOLDEN_DIR}${name}`, "utf8"));
   }
   py(`

@@ -56,7 +56,7 @@ function same(want, got, floats = false) {
 beforeAll(() => {
   const FS = h.runtime.pyodide.FS;
   FS.mkdirTree("/tmp/numpy_golden");
-  for (const name of ["golden_cases.py", "golden_cases_more.py", "golden_cases_cover.py"]) {
+  for (const name of ["golden_cases.py", "golden_cases_more.py", "golden_cases_cover.py", "golden_cases_ml.py"]) {
     FS.writeFile(`/tmp/numpy_golden/${name}`, readFileSync(`${GOLDEN_DIR}${name}`, "utf8"));
   }
   FS.writeFile("/tmp/numpy_golden/cases.json", JSON.stringify(GOLDENS.cases.map((c) => c.expr)));

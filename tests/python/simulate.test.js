@@ -100,7 +100,7 @@ print(bump(np.zeros((2, 3), dtype=np.float32)).tolist())
     expect(r.out).toBe("[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]\n");
   });
 
-  test("bfloat16 outputs come back as float32 values (the fallback has no bfloat16)", () => {
+  test("bfloat16 outputs come back as bfloat16 arrays (ml_dtypes' type, rounded by the core)", () => {
     const r = run(`${PRELUDE}
 @nki.jit(mode="simulation")
 def to_bf16(x):
@@ -108,10 +108,34 @@ def to_bf16(x):
     nl.store(out, value=nl.copy(nl.load(x), dtype=nl.bfloat16))
     return out
 y = to_bf16(np.array([[1.0 + 2.0**-8, 1.0 + 3 * 2.0**-8, 3.4e38, -0.1]], dtype=np.float32))
-print(y.dtype, y.tolist())
+print(y.dtype, y.tolist(), y.view(np.uint16).tolist(), y)
 `);
     expect(r.err).toBe("");
-    expect(r.out).toBe("float32 [[1.0, 1.015625, inf, -0.10009765625]]\n");
+    expect(r.out).toBe("bfloat16 [[1.0, 1.015625, inf, -0.10009765625]] [[16256, 16258, 32640, 48589]] [[1 1.01562 inf -0.100098]]\n");
+  });
+
+  test("bfloat16 and float8 host arrays are kernel inputs: their codes reach the kernel", () => {
+    const r = run(`${PRELUDE}
+import ml_dtypes
+@nki.jit(mode="simulation")
+def widen(x):
+    out = nl.ndarray(x.shape, dtype=nl.float32, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.copy(nl.load(x), dtype=nl.float32))
+    return out
+for t in (nl.bfloat16, nl.float8_e4m3, nl.float8_e5m2):
+    a = np.array([[0.1, -3.0, 1e-3, 200.0]], dtype=t)
+    print(t, a.dtype, widen(a).tolist() == a.astype(np.float32).tolist(), widen(a).tolist())
+try:
+    widen(np.ones((1, 4), dtype=ml_dtypes.float8_e4m3fn))
+except TypeError as e:
+    print("TypeError:", e)
+`);
+    expect(r.out).toBe(
+      "bfloat16 bfloat16 True [[0.10009765625, -3.0, 0.00099945068359375, 200.0]]\n" +
+        "float8_e4m3 float8_e4m3 True [[0.1015625, -3.0, 0.001953125, 192.0]]\n" +
+        "float8_e5m2 float8_e5m2 True [[0.09375, -3.0, 0.0009765625, 192.0]]\n" +
+        "TypeError: widen(): parameter 'x' is a float8_e4m3fn array; NKI Beta 1 kernels take float8_e4m3 (IEEE-style, max 240) or float8_e5m2: convert it with .astype(nl.float8_e4m3)\n",
+    );
   });
 });
 

@@ -2,9 +2,10 @@
 
 As in NKI, the standard types are NumPy's own (``nl.float32 is np.float32``, with the real numpy
 or nki-playground's trace-time fallback), so harness code can write
-``np.zeros(shape, dtype=nl.float32)``. Types NumPy lacks (bfloat16, float8, tfloat32) are
-``DType`` objects. Any spelling — NumPy types and dtypes, ``DType``, strings — is accepted
-wherever a dtype is.
+``np.zeros(shape, dtype=nl.float32)``. bfloat16 and the float8 types are ml_dtypes' NumPy
+dtypes (``np.dtype('bfloat16')``, as in NKI) when ml_dtypes imports — its stand-in does with
+the NumPy stand-in — else ``DType`` objects, as tfloat32 always is. Any spelling — NumPy types
+and dtypes, ``DType``, strings — is accepted wherever a dtype is.
 """
 from nki_playground.arrays import dtype_name
 from nki_playground.standins import ensure_numpy
@@ -77,6 +78,12 @@ def _numpy_types():
         t = getattr(np, name, None)
         if t is not None:
             public[name] = t
+    try:  # as in NKI: nl.bfloat16 is np.dtype('bfloat16') once ml_dtypes is imported
+        import ml_dtypes  # noqa: F401 - registers its names with NumPy
+        for name in ("bfloat16", "float8_e4m3", "float8_e5m2"):
+            public[name] = np.dtype(name)
+    except (ImportError, TypeError):
+        pass
     return public
 
 
@@ -90,6 +97,9 @@ uint32 = _PUBLIC.get("uint32", uint32)
 int32 = _PUBLIC.get("int32", int32)
 float16 = _PUBLIC.get("float16", float16)
 float32 = _PUBLIC.get("float32", float32)
+bfloat16 = _PUBLIC.get("bfloat16", bfloat16)
+float8_e4m3 = _PUBLIC.get("float8_e4m3", float8_e4m3)
+float8_e5m2 = _PUBLIC.get("float8_e5m2", float8_e5m2)
 
 
 def itemsize(dtype):

@@ -10,7 +10,7 @@ import sys
 import time
 
 from . import _dtypes
-from nki_playground import door as _core, results as _results
+from nki_playground import door as _core, dtype_values as _floats, results as _results
 from nki_playground.arrays import from_bytes, to_bytes  # noqa: F401  (the runner's from_bytes)
 from nki_playground.arrays import _numpy_dtype
 from nki_playground.standins import ensure_numpy
@@ -37,6 +37,11 @@ def _call(fn, *args):
         return fn(*args)
     except _core.JsException as e:
         raise _core.translate(e) from None
+
+
+#: ml_dtypes' types that NKI Beta 1 kernels do not take (the core knows float8_e4m3, the
+#: IEEE-style format, and float8_e5m2).
+_NOT_BETA1 = ("float8_e4m3fn", "float8_e8m0fnu")
 
 
 # --- one run -----------------------------------------------------------------------------------
@@ -78,6 +83,12 @@ def run(trace, inputs, options=None, zero_placeholders=False):
                 zeros = bytes(view.length) if _results.keeps(value.shape) else None
                 record["inputs"].append((name, value.shape, _dtypes.name_of(value.dtype), zeros))
                 continue
+            raw_name = getattr(value.dtype, "name", None)
+            if raw_name in _NOT_BETA1:
+                raise coded(TypeError(f"{trace.kernel_name}(): parameter '{name}' is a "
+                                      f"{raw_name} array; NKI Beta 1 kernels take float8_e4m3 "
+                                      f"(IEEE-style, max 240) or float8_e5m2: convert it with "
+                                      f".astype(nl.float8_e4m3)"), "simulate-input-mismatch")
             dtype = _dtypes.name_of(value.dtype)
             data = to_bytes(value, dtype)
             if len(data) != view.length:
@@ -148,9 +159,10 @@ def _report(log, rec):
     for p in log["prints"]:
         values = p["values"]
         dt = _numpy_dtype(np, p["dtype"])
-        if dt is None or (dt.kind != "f" and any(v != v for v in values)):
+        is_float = dt is not None and (dt.kind == "f" or dt.name in _floats.FORMATS)
+        if dt is None or (not is_float and any(v != v for v in values)):
             dt = _numpy_dtype(np, "float32")  # NKI-only dtypes, or masked-off integers (NaN)
-        elif dt.kind != "f":
+        elif not is_float:
             values = [int(v) for v in values]
         text = f'{p["prefix"]} {np.array(values, dtype=dt).reshape(tuple(p["shape"]))}'
         print(text)
