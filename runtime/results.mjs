@@ -167,9 +167,11 @@ function mapValues(src, fn) {
   return out;
 }
 
+/** Each code's float32 bits from `table` (copied as bits: a NaN keeps its sign). */
 function lookup(codes, table) {
   const out = new Float32Array(codes.length);
-  for (let i = 0; i < codes.length; i++) out[i] = table[codes[i]];
+  const bits = new Uint32Array(out.buffer);
+  for (let i = 0; i < codes.length; i++) bits[i] = table[codes[i]];
   return out;
 }
 
@@ -184,20 +186,32 @@ function halfToFloat(h) {
 
 const fp8Tables = new Map();
 
-/** The 256 values of an 8-bit float with IEEE-style specials (as the Python side decodes it). */
+/**
+ * The float32 bits of the 256 codes of an IEEE-style 8-bit float (float8_e4m3, float8_e5m2),
+ * as ml_dtypes decodes them: a NaN is the quiet NaN of its sign. A display copy of
+ * python/nki_playground/floats.py, pinned to it by tests/python/float_formats.test.js.
+ */
 function fp8Table(expBits, manBits) {
   const key = `${expBits}.${manBits}`;
   let table = fp8Tables.get(key);
   if (table) return table;
-  table = new Float32Array(256);
+  table = new Uint32Array(256);
+  const value = new Float32Array(1);
+  const valueBits = new Uint32Array(value.buffer);
   const bias = (1 << (expBits - 1)) - 1;
   for (let code = 0; code < 256; code++) {
-    const sign = (code >> (expBits + manBits)) & 1 ? -1 : 1;
+    const negative = (code >> (expBits + manBits)) & 1;
     const e = (code >> manBits) & ((1 << expBits) - 1);
     const m = code & ((1 << manBits) - 1);
-    if (e === (1 << expBits) - 1) table[code] = m ? NaN : sign * Infinity;
-    else if (e === 0) table[code] = sign * m * 2 ** (1 - bias - manBits);
-    else table[code] = sign * ((1 << manBits) + m) * 2 ** (e - bias - manBits);
+    if (e === (1 << expBits) - 1 && m) {
+      table[code] = negative ? 0xffc00000 : 0x7fc00000;
+      continue;
+    }
+    const sign = negative ? -1 : 1;
+    if (e === (1 << expBits) - 1) value[0] = sign * Infinity;
+    else if (e === 0) value[0] = sign * m * 2 ** (1 - bias - manBits);
+    else value[0] = sign * ((1 << manBits) + m) * 2 ** (e - bias - manBits);
+    table[code] = valueBits[0];
   }
   fp8Tables.set(key, table);
   return table;
