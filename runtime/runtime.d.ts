@@ -124,6 +124,8 @@ export type NestedNumbers = number[] | NestedNumbers[];
 /**
  * One simulate() input: a tensor (`{data, shape, dtype?}` — dtype defaults to the typed
  * array's, float32 for number[]), a typed array (1-D), a nested array (float32) or a scalar.
+ * bfloat16 and the float8 types: `data` is their raw codes (Uint16Array / Uint8Array) or
+ * values to round (Float32Array, Float64Array, number[]), cast as ml_dtypes casts.
  */
 export type SimulateInput =
   | { data: ArrayLike<number> | BigInt64Array | BigUint64Array | NestedNumbers; shape?: number[]; dtype?: string }
@@ -148,6 +150,8 @@ export interface SimulatedOutput {
   /** Row-major values in the output's own dtype (Float32Array for bfloat16/float16/fp8). */
   data: Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array
     | Uint32Array | BigInt64Array | BigUint64Array;
+  /** bfloat16 and float8 outputs: their raw codes (Uint16Array for bfloat16, else Uint8Array). */
+  bits?: Uint16Array | Uint8Array;
 }
 
 export interface SimulateResult {

@@ -1,7 +1,8 @@
 // The JS side of runtime.simulate(): turns the caller's inputs (typed arrays, number arrays,
 // nested JS arrays, scalars) into one bytes blob plus a JSON spec for
 // `nki_playground.runner.simulate_source`, and the simulated outputs back into typed arrays of
-// their own dtype. Environment-agnostic; no element work happens in Python.
+// their own dtype (bfloat16/float8: Float32Array values plus their raw codes). Environment-
+// agnostic; no element work happens in Python, except rounding values to bfloat16/float8.
 import { toFloat32 } from "./results.mjs";
 
 const NATIVE = {
@@ -17,6 +18,21 @@ const NATIVE = {
   uint64: BigUint64Array,
   bool: Uint8Array,
   bool_: Uint8Array,
+};
+
+/**
+ * ml_dtypes' low-precision floats (NKI's bfloat16 and float8 types): their raw codes' typed
+ * array. An input of one of them is its codes (this typed array, passed as they are) or values
+ * to round (a Float32Array, Float64Array or number[]): those cross as float32/float64 and are
+ * cast in Python by the formats' one owner (nki_playground.floats), as
+ * `x.astype(ml_dtypes.bfloat16)` would — no rounding happens here.
+ */
+export const CODES = {
+  bfloat16: Uint16Array,
+  float8_e4m3: Uint8Array,
+  float8_e4m3fn: Uint8Array,
+  float8_e5m2: Uint8Array,
+  float8_e8m0fnu: Uint8Array,
 };
 
 const DTYPE_OF = new Map([
@@ -52,7 +68,9 @@ export function encodeInputs(inputs) {
       continue;
     }
     const bytes = tensorBytes(value, label);
-    spec.push({ name, shape: bytes.shape, dtype: bytes.dtype, offset, nbytes: bytes.data.byteLength });
+    const entry = { name, shape: bytes.shape, dtype: bytes.dtype, offset, nbytes: bytes.data.byteLength };
+    if (bytes.from) entry.from = bytes.from;
+    spec.push(entry);
     chunks.push(bytes.data);
     offset += bytes.data.byteLength;
   }
@@ -95,6 +113,17 @@ function tensorBytes(value, label) {
   if (count !== data.length) {
     throw new TypeError(`simulate: ${label} has ${data.length} values, shape [${shape}] needs ${count}`);
   }
+  const Codes = CODES[dtype];
+  if (Codes) {
+    if (data instanceof Codes) return { shape, dtype, data: encode(data, Codes === Uint16Array ? "uint16" : "uint8", label) };
+    const from = data instanceof Float32Array ? "float32" : Array.isArray(data) || data instanceof Float64Array ? "float64" : null;
+    if (!from) {
+      throw new TypeError(
+        `simulate: ${label}: ${dtype} data must be its raw codes (a ${Codes.name}) or values to round (a Float32Array, Float64Array or number[])`,
+      );
+    }
+    return { shape, dtype, from, data: encode(data, from, label) };
+  }
   return { shape, dtype, data: encode(data, dtype, label) };
 }
 
@@ -126,9 +155,9 @@ function encode(data, dtype, label) {
     for (let i = 0; i < data.length; i++) out[i] = toHalf(Number(data[i]));
     return new Uint8Array(out.buffer);
   }
-  const why = ["bfloat16", "tfloat32", "float8_e4m3", "float8_e5m2"].includes(dtype)
+  const why = dtype === "tfloat32"
     ? "host arrays have no such dtype: pass float32 and cast in the kernel"
-    : "not a NumPy dtype";
+    : "not a NumPy or ml_dtypes dtype";
   throw new TypeError(`simulate: ${label}: dtype ${dtype} is not supported for inputs (${why})`);
 }
 
@@ -175,5 +204,7 @@ export function decodeOutput(rec, blob) {
   const bytes = blob.slice(rec.offset, rec.offset + rec.nbytes);
   const Native = NATIVE[rec.dtype];
   out.data = Native ? new Native(bytes.buffer, 0, rec.size) : toFloat32(bytes, rec.dtype, rec.size);
+  const Codes = CODES[rec.dtype];
+  if (Codes) out.bits = new Codes(bytes.buffer, 0, rec.size); // the raw codes, beside the values
   return out;
 }

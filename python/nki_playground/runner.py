@@ -71,8 +71,9 @@ def simulate_source(source, filename, kernel, spec_json, blob, grid_json):
 
     Args:
       kernel: the kernel's name in the script, or "" for its only ``@nki.jit`` kernel.
-      spec_json: ``[{name, shape, dtype, offset, nbytes} | {name, scalar}]``, one per input;
-        ``name`` null for positional inputs.
+      spec_json: ``[{name, shape, dtype, offset, nbytes, from?} | {name, scalar}]``, one per
+        input; ``name`` null for positional inputs; ``from`` ("float32" / "float64") when the
+        bytes are values to cast to ``dtype`` (bfloat16, float8) rather than its codes.
       blob: the inputs' bytes (a JS Uint8Array), row-major in their dtypes.
       grid_json: the SPMD grid, ``[]`` for a plain call.
     Returns the exit code; the simulation is the last one in take_results().
@@ -90,7 +91,10 @@ def simulate_source(source, filename, kernel, spec_json, blob, grid_json):
                 value = item["scalar"]
             else:
                 data = raw[item["offset"]:item["offset"] + item["nbytes"]]
-                value = arrays.from_bytes(data, item["dtype"], tuple(item["shape"]))
+                value = arrays.from_bytes(data, item.get("from", item["dtype"]),
+                                          tuple(item["shape"]))
+                if "from" in item:  # values to round to bfloat16/float8: an array cast
+                    value = value.astype(ensure_numpy().dtype(item["dtype"]))
             if item.get("name") is None:
                 args.append(value)
             else:

@@ -138,7 +138,7 @@ def twice(x):
     expect(error.diagnostics[0]).toMatchObject({ severity: "error", class: "IndexError", file: "tensor_add.py" });
   });
 
-  test("float16 inputs are rounded to nearest even; bfloat16 inputs are refused", () => {
+  test("float16 inputs are rounded to nearest even; bfloat16 and float8 inputs are codes or values to round", () => {
     expect([1, -2, 65504, 65520, 2 ** -24, 2 ** -25, 3 * 2 ** -25, 1 + 2 ** -11, 1 + 3 * 2 ** -11, NaN].map(toHalf)).toEqual(
       [0x3c00, 0xc000, 0x7bff, 0x7c00, 0x0001, 0x0000, 0x0002, 0x3c00, 0x3c02, 0x7e00],
     );
@@ -154,7 +154,26 @@ def copy(x):
     const r = runtime.simulate(copy, [{ data: [1.5, -2, 0.1, 1e-7], shape: [2, 2], dtype: "float16" }]);
     expect(r.outputs[0].dtype).toBe("float16");
     expect([...r.outputs[0].data]).toEqual([1.5, -2, 0.0999755859375, 1.1920928955078125e-7]);
-    expect(() => runtime.simulate(copy, [{ data: [1], shape: [1, 1], dtype: "bfloat16" }])).toThrow(/pass float32/);
+    // Raw codes pass bit for bit; outputs carry their codes (bits) beside their values (data).
+    const codes = runtime.simulate(copy, [{ data: new Uint16Array([0x3f80, 0x3f81, 0x7f80, 0xffc0]), shape: [2, 2], dtype: "bfloat16" }]);
+    expect(codes.outputs[0].dtype).toBe("bfloat16");
+    expect([...codes.outputs[0].bits]).toEqual([0x3f80, 0x3f81, 0x7f80, 0xffc0]);
+    expect(codes.outputs[0].bits).toBeInstanceOf(Uint16Array);
+    expect([...codes.outputs[0].data]).toEqual([1, 1.0078125, Infinity, NaN]);
+    // Values are cast as ml_dtypes casts (expected codes from ml_dtypes 0.5.4).
+    const values = runtime.simulate(copy, [{ data: [1 + 2 ** -8, 1 + 3 * 2 ** -8, 3.4e38, -0.1], shape: [2, 2], dtype: "bfloat16" }]);
+    expect([...values.outputs[0].bits]).toEqual([0x3f80, 0x3f82, 0x7f80, 0xbdcd]);
+    const fp8 = runtime.simulate(copy, [{ data: Float32Array.from([0.1, 240, 250, -1e-3]), shape: [2, 2], dtype: "float8_e4m3" }]);
+    expect(fp8.outputs[0].dtype).toBe("float8_e4m3");
+    expect([...fp8.outputs[0].bits]).toEqual([29, 119, 120, 129]);
+    expect([...fp8.outputs[0].data]).toEqual([0.1015625, 240, Infinity, -0.001953125]);
+    expect(() => runtime.simulate(copy, [{ data: new Int32Array([1]), shape: [1, 1], dtype: "bfloat16" }])).toThrow(
+      /bfloat16 data must be its raw codes \(a Uint16Array\) or values to round/,
+    );
+    expect(() => runtime.simulate(copy, [{ data: [1], shape: [1, 1], dtype: "tfloat32" }])).toThrow(/pass float32/);
+    expect(() => runtime.simulate(copy, [{ data: new Uint8Array([0x38]), shape: [1, 1], dtype: "float8_e4m3fn" }])).toThrow(
+      /parameter 'x' is a float8_e4m3fn array; NKI Beta 1 kernels take float8_e4m3/,
+    );
   });
 
   test("inputs that are not tensors are a TypeError before anything runs", () => {
