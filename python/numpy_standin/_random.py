@@ -1,5 +1,7 @@
 """``numpy.random`` (the legacy global RandomState): ``seed``, ``rand``, ``random_sample``,
-``random``, ``randn``, ``standard_normal``, ``uniform``, ``normal``, ``randint``.
+``random``, ``randn``, ``standard_normal``, ``uniform``, ``normal``, ``randint``, ``shuffle``,
+``permutation``, ``choice``; ``RandomState`` objects, ``dirichlet``, ``get_state`` /
+``set_state`` are in ``_random_state``.
 
 A seed gives NumPy's sequence: one MT19937 stream, drawn from by two engines that stay in step.
 Python's ``random.Random`` is MT19937 too; its key is set the way NumPy seeds
@@ -27,6 +29,8 @@ _CHUNK = 1 << 20
 #: Outputs consumed since the seed ("at"), and where each engine stands: "py" for ``_MT``,
 #: "core" for the core's generator (None: not seeded with "seed" yet).
 _STREAM = {"seed": 5489, "at": 0, "py": 0, "core": None}
+#: The stream the core's generator is positioned in (a RandomState has its own: _random_state).
+_CORE_USER = [None]
 
 
 def _python_ready():
@@ -50,10 +54,13 @@ def _core_at_stream():
     from . import _core_storage as C
     if not C.available():
         return None
+    if _STREAM["seed"] is None:  # set_state() gave a state no seed reaches: Python draws
+        return None
     at, core = _STREAM["at"], _STREAM["core"]
-    if core is None or core > at:
+    if core is None or core > at or _CORE_USER[0] is not _STREAM:  # a RandomState drew since
         C.request({"op": "seed", "seed": _STREAM["seed"]})
         core = 0
+    _CORE_USER[0] = _STREAM
     if (at - core) % 2:
         return None
     skip = (at - core) // 2
@@ -401,6 +408,8 @@ def choice(a, size=None, replace=True, p=None):
 
 
 from ._generator import Generator, PCG64, SeedSequence, default_rng  # noqa: E402,F401
+from ._random_state import RandomState, dirichlet, get_state, set_state  # noqa: E402,F401
 
 NAMES = ("seed", "random_sample", "random", "rand", "standard_normal", "randn", "uniform",
-         "normal", "randint", "shuffle", "permutation", "choice", "default_rng", "Generator", "PCG64", "SeedSequence")
+         "normal", "randint", "shuffle", "permutation", "choice", "dirichlet", "get_state",
+         "set_state", "RandomState", "default_rng", "Generator", "PCG64", "SeedSequence")

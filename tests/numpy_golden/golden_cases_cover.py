@@ -30,6 +30,32 @@ def written_and_read(fromfile, arr, dtype):
         f.write(arr.tobytes())
     return fromfile("/tmp/_cover.bin", dtype=dtype)
 
+def rs_sequence(rs):
+    return (rs.rand(2), rs.randint(0, 100, 3), rs.randn(3), rs.random_sample(1200)[-2:],
+            rs.normal(size=2))
+
+def global_untouched():
+    np.random.seed(20)
+    first = np.random.rand(2)
+    np.random.seed(20)
+    np.random.RandomState(21).rand(1500)
+    return first, np.random.rand(2)
+
+def state_round_trip(get_state, set_state):
+    np.random.seed(22)
+    np.random.randn(3)
+    saved = get_state()
+    a = (np.random.randn(3), np.random.rand(1500)[-2:])
+    set_state(saved)
+    return a + (np.random.randn(3), np.random.rand(1500)[-2:])
+
+def restored(rs):
+    rs.rand(5)
+    saved = rs.get_state(legacy=False)
+    a = rs.randn(4)
+    rs.set_state(saved)
+    return a, rs.randn(4)
+
 def shuffled(rng, x):
     rng.shuffle(x)
     return x
@@ -112,6 +138,37 @@ def cover_cases():
               "np.maximum.accumulate(np.array([1, 3, 2, 5, 4]))",
               "np.multiply.accumulate(np.arange(1, 6))",
               "np.maximum.accumulate(f, axis=0)"):
+        add(e)
+    # legacy RandomState objects, dirichlet, get_state / set_state: NumPy's MT19937 stream
+    for e in ("np.random.RandomState(3).random_sample(4)", "np.random.RandomState(3).rand(2, 2)",
+              "np.random.RandomState(3).random_sample()", "np.random.RandomState(4).randn(5)",
+              "np.random.RandomState(4).standard_normal(3000)[::700]",
+              "np.random.RandomState(5).randint(0, 10, 6)",
+              "np.random.RandomState(5).randint(0, 256, 4, dtype=np.uint8)",
+              "np.random.RandomState(6).uniform(-1, 1, 3)", "np.random.RandomState(6).normal(2, 3, (2, 2))",
+              "np.random.RandomState(7).choice(10, 4)", "np.random.RandomState(7).choice(10, 4, replace=False)",
+              "np.random.RandomState(7).choice([1, 2, 3], 5, p=[0.1, 0.3, 0.6])",
+              "np.random.RandomState(8).permutation(8)", "shuffled(np.random.RandomState(9), np.arange(7))",
+              "np.random.RandomState(10).random_sample(1500)[-3:]",
+              "rs_sequence(np.random.RandomState(11))",
+              "np.random.RandomState(12).dirichlet([1.0, 2.0, 3.0])",
+              "np.random.RandomState(12).dirichlet([0.5, 0.25, 4.0], size=3)",
+              "np.random.RandomState(12).dirichlet((10.0, 10.0), size=(2, 2))",
+              "np.random.RandomState(12).dirichlet([1.0, 0.0])", "np.random.RandomState(12).dirichlet([[1.0]])",
+              "np.random.seed(13) or np.random.dirichlet([2.0, 3.0], 4)",
+              "(np.random.seed(14), np.random.randn(1), np.random.dirichlet([0.3, 0.7], 2), np.random.rand(2))[2:]",
+              "global_untouched()", "state_round_trip(np.random.get_state, np.random.set_state)",
+              "np.random.seed(15) or np.random.get_state()[0]",
+              "np.random.seed(15) or np.random.get_state()[1][:4]",
+              "np.random.seed(15) or np.random.get_state()[2:]",
+              "(np.random.seed(16), np.random.randn(1), np.random.get_state())[2][2:]",
+              "(np.random.seed(16), np.random.rand(3), np.random.get_state())[2][1][-3:]",
+              "np.random.seed(17) or sorted(np.random.get_state(legacy=False))",
+              "np.random.seed(17) or np.random.get_state(legacy=False)['state']['pos']",
+              "np.random.RandomState(18).get_state()[1][620:]",
+              "restored(np.random.RandomState(19))", "np.random.set_state(('PCG64', 0, 0))",
+              "np.random.set_state(('MT19937', [1, 2, 3], 0))",
+              "type(np.random.RandomState(0)).__name__"):
         add(e)
     # the Generator API over PCG64: seeded draws are NumPy's
     for e in ("np.random.default_rng(0).random(4)", "np.random.default_rng(0).random()",
@@ -200,12 +257,7 @@ def cover_cases():
 
 #: Names the public corpora use that the stand-in does not cover yet, and why (the coverage test
 #: checks each still raises the stand-in's clear error, so an entry goes when its name lands).
-NOT_COVERED = {
-    "random.RandomState": "legacy RandomState objects (the module-level legacy draws are covered)",
-    "random.dirichlet": "legacy gamma draws",
-    "random.get_state": "the legacy generator's state tuple",
-    "random.set_state": "the legacy generator's state tuple",
-}
+NOT_COVERED = {}
 
 #: NumPy >= 2 results where Debian's NumPy 1.24 differs (merged into golden_cases.NUMPY2).
 NUMPY2_COVER = {}

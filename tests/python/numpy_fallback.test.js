@@ -125,7 +125,7 @@ describe("what the fallback does not cover raises a clear error", () => {
     const [kind, msg] = raised("import numpy.random\nimport numpy as np\nnp.random.beta(1, 2)");
     expect(kind).toBe("AttributeError");
     expect(msg).toBe(
-      `numpy.random.beta ${NOT_AVAILABLE}seed, random_sample, random, rand, standard_normal, randn, uniform, normal, randint, shuffle, permutation, choice, default_rng, Generator, PCG64, SeedSequence`,
+      `numpy.random.beta ${NOT_AVAILABLE}seed, random_sample, random, rand, standard_normal, randn, uniform, normal, randint, shuffle, permutation, choice, dirichlet, get_state, set_state, RandomState, default_rng, Generator, PCG64, SeedSequence`,
     );
     expect(raised("import numpy as np\nnp.linalg.inv")[1]).toContain(`numpy.linalg.inv ${NOT_AVAILABLE}`);
   });
