@@ -189,7 +189,7 @@ const fp8Tables = new Map();
 /**
  * The float32 bits of the 256 codes of an IEEE-style 8-bit float (float8_e4m3, float8_e5m2),
  * as ml_dtypes decodes them: a NaN is the quiet NaN of its sign. A display copy of
- * python/nki_playground/floats.py, pinned to it by tests/python/float_formats.test.js.
+ * python/nki_playground/dtype_values.py, pinned to it by tests/python/float_formats.test.js.
  */
 function fp8Table(expBits, manBits) {
   const key = `${expBits}.${manBits}`;

@@ -24,7 +24,7 @@ const NATIVE = {
  * ml_dtypes' low-precision floats (NKI's bfloat16 and float8 types): their raw codes' typed
  * array. An input of one of them is its codes (this typed array, passed as they are) or values
  * to round (a Float32Array, Float64Array or number[]): those cross as float32/float64 and are
- * cast in Python by the formats' one owner (nki_playground.floats), as
+ * cast in Python by the formats' one owner (nki_playground.dtype_values), as
  * `x.astype(ml_dtypes.bfloat16)` would — no rounding happens here.
  */
 export const CODES = {

@@ -42,7 +42,7 @@ def _ensure_ml_dtypes():
     the float8 types NKI uses, their names known to ``np.dtype``)."""
     if "ml_dtypes" in sys.modules:
         return
-    from numpy_standin._ml_dtypes import install
+    from numpy_standin._ml_dtypes import install  # only with the NumPy stand-in
     install()
 
 

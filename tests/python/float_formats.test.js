@@ -2,7 +2,7 @@
 // (made from the formats' definitions and checked against ml_dtypes): every code of every
 // format decodes to the float32 ml_dtypes gives and round-trips, and ~67k float32 / float64
 // probes (ties, subnormals, overflow, NaN) round to ml_dtypes' codes — in the NumPy stand-in
-// (nki_playground.floats, the Python owner), in the simulator's casts (core/sim/numerics.cpp)
+// (nki_playground.dtype_values, the Python owner), in the simulator's casts (core/sim/numerics.cpp)
 // and in the JS display decoder (runtime/results.mjs): the three copies are pinned equal here.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -87,7 +87,7 @@ test("the probes are the ones the goldens were made from", () => {
   ]);
 });
 
-describe("the NumPy stand-in (nki_playground.floats)", () => {
+describe("the NumPy stand-in (nki_playground.dtype_values)", () => {
   test.each(FORMATS)("%s: every code decodes as ml_dtypes decodes it, and round-trips", (name) => {
     const got = JSON.parse(
       py(
@@ -97,7 +97,7 @@ _t = getattr(ml_dtypes, "${name}")
 _a = np.frombuffer(all_codes("${name}"), _t)
 _dec = _a.astype(np.float32).view(np.uint32).tolist()
 _back = _a.tobytes() == all_codes("${name}")
-_fmt = __import__("nki_playground.floats", fromlist=["get"]).get("${name}")
+_fmt = __import__("nki_playground.dtype_values", fromlist=["get"]).get("${name}")
 _trip = [c for c in range(len(_dec)) if _fmt.encode(_fmt.decode(c)) != c and _dec[c] & 0x7fffffff <= 0x7f800000]
 `,
         "json.dumps([_dec, _trip])",
