@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url);
 export const BUILT_SITE = fileURLToPath(new URL("../build/site/", import.meta.url));
 
 /** What of the built site a host needs (not the demo page or the components' test page). */
-export const SITE_ENTRIES = ["index.html", "assets", "element", "docs", "nki-python.json", "nki-python.pyc"];
+export const SITE_ENTRIES = ["index.html", "assets", "element", "docs", "nki-python.json", "nki-python.pyc", "nki-snapshot.bin"];
 
 /** Marks a folder this command wrote, so a later run may replace it and nothing else. */
 const MARKER = ".nki-playground-site";

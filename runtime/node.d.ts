@@ -5,6 +5,10 @@ export type * from "./runtime.js";
 export { NkiScriptError } from "./runtime.js";
 
 export const DEFAULT_CORE_PATH: string;
+/** The build's nki-python.pyc, or null when there is none. */
+export const DEFAULT_PYTHON_CACHE_PATH: string | null;
+/** The build's nki-snapshot.bin, or null when there is none. */
+export const DEFAULT_SNAPSHOT_PATH: string | null;
 export function createNodeRuntime(options?: CreateNodeRuntimeOptions): Promise<Runtime>;
 /** The no-argument Node constructor for users' tests: an alias of createNodeRuntime. */
 export function createRuntime(options?: CreateNodeRuntimeOptions): Promise<Runtime>;

@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 
 import { readPythonFiles, PYTHON_PACKAGE_DIR } from "./python-files.mjs";
 import { createRuntime as createRuntimeWith } from "./runtime.mjs";
+import { SNAPSHOT_FILE } from "./snapshot.mjs";
 
 export { NkiScriptError } from "./runtime.mjs";
 
@@ -26,6 +27,16 @@ export const DEFAULT_PYTHON_CACHE_PATH =
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
 
 /**
+ * The build's memory snapshot (scripts/make-snapshot.mjs): the newer of the build's own and
+ * the site's copy (the npm package ships only the latter).
+ */
+export const DEFAULT_SNAPSHOT_PATH =
+  [`../build/snapshot/${SNAPSHOT_FILE}`, `../build/site/${SNAPSHOT_FILE}`]
+    .map((rel) => new URL(rel, import.meta.url).pathname)
+    .filter((path) => existsSync(path))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
+
+/**
  * Creates the runtime for Node.
  *
  * @param {object} [opts]
@@ -35,6 +46,9 @@ export const DEFAULT_PYTHON_CACHE_PATH =
  * @param {string} [opts.pythonRoot]  Package root holding neuronxcc/ (default python).
  * @param {string|null} [opts.pythonCachePath]  The compiled package (default: the build's;
  *   null: compile the sources on import). Modules whose source changed since are recompiled.
+ * @param {string|null} [opts.snapshotPath]  The memory snapshot to boot from (default: the
+ *   build's; null: boot Pyodide and import the package). One made from other sources than
+ *   `pythonRoot`'s is not used; `runtime.snapshot` says whether it was and why not.
  */
 export async function createNodeRuntime({
   stdout = (text) => process.stdout.write(text),
@@ -42,6 +56,7 @@ export async function createNodeRuntime({
   corePath = process.env.NKI_CORE_PATH || DEFAULT_CORE_PATH,
   pythonRoot = PYTHON_PACKAGE_DIR,
   pythonCachePath = DEFAULT_PYTHON_CACHE_PATH,
+  snapshotPath = DEFAULT_SNAPSHOT_PATH,
 } = {}) {
   if (!existsSync(corePath)) {
     throw Object.assign(new Error(`${corePath} not found; build it first (npm run build)`), {
@@ -49,16 +64,18 @@ export async function createNodeRuntime({
     });
   }
   const indexURL = dirname(require.resolve("pyodide/package.json")) + sep;
-  const [{ loadPyodide }, { default: createCore }] = await Promise.all([
+  const [{ loadPyodide, version }, { default: createCore }] = await Promise.all([
     import("pyodide"),
     import(pathToFileURL(corePath).href),
   ]);
   const runtime = await createRuntimeWith({
     loadPyodide,
+    pyodideVersion: version,
     indexURL,
     createCore,
     pythonFiles: readPythonFiles(pythonRoot),
-    pythonCache: pythonCachePath && existsSync(pythonCachePath) ? readFileSync(pythonCachePath) : null,
+    pythonCache: () => (pythonCachePath && existsSync(pythonCachePath) ? readFileSync(pythonCachePath) : null),
+    snapshot: snapshotPath && existsSync(snapshotPath) ? readFileSync(snapshotPath) : null,
     stdout,
     stderr,
   });

@@ -186,6 +186,10 @@ export interface Runtime {
   /** The Pyodide instance (`loadPyodide()` result). */
   pyodide: any;
   core: NkiCoreModule;
+  /** Whether the boot restored the memory snapshot, and why not when it did not. */
+  snapshot: { used: true; bytes: number; modules: number } | { used: false; reason: string };
+  /** What became of the compiled package: files installed, or why none were. */
+  pythonCache: { installed: number; skipped?: string };
   /** Runs kernel source like `python filename *argv`. Python prints its own errors to stderr. */
   runSource(source: string, options?: RunOptions): RunResult;
   /**
@@ -218,8 +222,18 @@ export interface CreateRuntimeOptions {
   createCore: (moduleOptions?: object) => Promise<NkiCoreModule>;
   /** Emscripten module options, e.g. `{locateFile}`. */
   coreOptions?: object;
-  /** `{relativePath: source}` of every `*.py` under python. */
-  pythonFiles: Record<string, string>;
+  /** `{relativePath: source}` of every `*.py` under python (or a promise of it). */
+  pythonFiles: Record<string, string> | PromiseLike<Record<string, string>>;
+  /** The `version` export of the Pyodide module `loadPyodide` comes from. */
+  pyodideVersion?: string;
+  /** The build's memory snapshot (`nki-snapshot.bin`), or a promise of it; used only if it fits. */
+  snapshot?: Uint8Array | ArrayBuffer | null | PromiseLike<Uint8Array | ArrayBuffer | null>;
+  /**
+   * The compiled package (`nki-python.pyc`); a function is called only by a boot without the
+   * snapshot.
+   */
+  pythonCache?: Uint8Array | ArrayBuffer | null | PromiseLike<Uint8Array | ArrayBuffer | null>
+    | (() => PromiseLike<Uint8Array | ArrayBuffer | null> | Uint8Array | ArrayBuffer | null);
   /** Receives stdout text as Python writes it (partial lines included). */
   stdout?: TextSink;
   stderr?: TextSink;
@@ -239,6 +253,10 @@ export interface CreateNodeRuntimeOptions {
   corePath?: string;
   /** Package root holding neuronxcc/. Default: python in the repository. */
   pythonRoot?: string;
+  /** The compiled package. Default: the build's nki-python.pyc; null: compile on import. */
+  pythonCachePath?: string | null;
+  /** The memory snapshot. Default: the build's nki-snapshot.bin; null: boot Python. */
+  snapshotPath?: string | null;
 }
 
 export function createNodeRuntime(options?: CreateNodeRuntimeOptions): Promise<Runtime>;

@@ -4,6 +4,7 @@
 // Node (CLI, Vitest) and the browser worker is passed in by the caller (see node.mjs and
 // web/src/worker.js).
 import { unpackPythonCache } from "./python-cache.mjs";
+import { bootPyodide } from "./snapshot.mjs";
 import { decodeResults } from "./results.mjs";
 import { decodeOutput, encodeInputs } from "./simulate.mjs";
 
@@ -25,9 +26,18 @@ export const FRONT_ENDS = ["neuronxcc.nki"];
  * @param {object} [opts.coreOptions]  Module options for createCore (e.g. locateFile).
  * @param {Record<string,string>|Promise<Record<string,string>>} opts.pythonFiles
  *   {relativePath: source} of the package (or a promise of it, e.g. still downloading).
- * @param {Uint8Array|ArrayBuffer|null|Promise<Uint8Array|ArrayBuffer|null>} [opts.pythonCache]  The package compiled
- *   (python-cache.mjs; `nki-python.pyc` of the build): imports skip compiling. Optional; one
- *   that does not fit (damaged, another Python) is skipped and `runtime.pythonCache` says why.
+ * @param {Uint8Array|ArrayBuffer|null|Promise<Uint8Array|ArrayBuffer|null>|(() => Promise<Uint8Array|ArrayBuffer|null>)} [opts.pythonCache]
+ *   The package compiled (python-cache.mjs; `nki-python.pyc` of the build): imports skip
+ *   compiling. Optional; one that does not fit (damaged, another Python) is skipped and
+ *   `runtime.pythonCache` says why. A function is called only when the boot needs the cache
+ *   (no snapshot was used), so it need not be downloaded otherwise.
+ * @param {Uint8Array|ArrayBuffer|null|Promise<Uint8Array|ArrayBuffer|null>} [opts.snapshot]  The
+ *   build's memory snapshot (snapshot.mjs; `nki-snapshot.bin`): Pyodide starts with the packages
+ *   already imported. Optional; one that does not fit (another Pyodide, other Python sources,
+ *   damaged) is not used and `runtime.snapshot.reason` says why.
+ * @param {string} [opts.pyodideVersion]  The `version` of the Pyodide module `loadPyodide` comes
+ *   from: a snapshot for another one is refused before the interpreter starts (Pyodide itself
+ *   refuses it later otherwise).
  * @param {(text: string) => void} [opts.stdout]  Receives Python stdout as it is written.
  * @param {(text: string) => void} [opts.stderr]  Receives Python stderr as it is written.
  */
@@ -38,6 +48,8 @@ export async function createRuntime({
   coreOptions = {},
   pythonFiles: pythonFilesGiven,
   pythonCache: pythonCacheGiven = null,
+  snapshot: snapshotGiven = null,
+  pyodideVersion,
   stdout = () => {},
   stderr = () => {},
 }) {
@@ -48,12 +60,18 @@ export async function createRuntime({
   }
 
   // The package may still be downloading (a promise): Pyodide and the core boot meanwhile.
-  const [pyodide, core, pythonFiles, pythonCache] = await Promise.all([
-    loadPyodide({ indexURL }),
+  // The compiled package is wanted only by a boot without the snapshot.
+  let cacheWanted = null;
+  const wantCache = () =>
+    (cacheWanted ??= Promise.resolve(typeof pythonCacheGiven === "function" ? pythonCacheGiven() : pythonCacheGiven));
+  if (snapshotGiven == null) wantCache();
+  const [booted, core, pythonFiles] = await Promise.all([
+    bootPyodide({ loadPyodide, indexURL, snapshot: snapshotGiven, pythonFiles: pythonFilesGiven, pyodideVersion, onFallback: wantCache }),
     createCore({ ...coreOptions }),
     pythonFilesGiven,
-    pythonCacheGiven,
   ]);
+  const { pyodide } = booted;
+  const pythonCache = booted.snapshot.used ? null : await wantCache();
   if (!pythonFiles || typeof pythonFiles !== "object") {
     throw new TypeError("createRuntime: pythonFiles ({relativePath: text}) is required");
   }
@@ -73,7 +91,11 @@ export async function createRuntime({
   }));
 
   writePythonFiles(pyodide.FS, pythonFiles);
-  const cacheInfo = installPythonCache(pyodide, pythonCache);
+  // From a snapshot every module is imported already: the compiled package would not be read.
+  const cacheInfo = booted.snapshot.used
+    ? { installed: 0, skipped: "not needed: booted from the snapshot" }
+    : installPythonCache(pyodide, pythonCache);
+  if (booted.snapshot.used) callPython(pyodide, "nki_playground.snapshot", "restored");
   // `import nki_core` works for scripts and tests; the packages reach the core only through
   // nki_playground.door, which is attached to it here (the door needs no core at import, so the
   // packages could be imported before this — a snapshot boot re-attaches a new core).
@@ -174,6 +196,8 @@ _nki_flush`);
     core,
     /** What became of `pythonCache`: `{installed: files, skipped?: why none were}`. */
     pythonCache: cacheInfo,
+    /** What became of `snapshot`: `{used: true, bytes, modules}` or `{used: false, reason}`. */
+    snapshot: booted.snapshot,
 
     /**
      * Runs kernel source like `python filename *argv`. Python prints errors itself; they
@@ -318,11 +342,18 @@ function traceStream(core, onTrace) {
 
 /** Connects the Python door (nki_playground.door) to the core module. */
 function attachCore(pyodide, core) {
-  const door = pyodide.pyimport("nki_playground.door");
+  callPython(pyodide, "nki_playground.door", "attach", core);
+}
+
+/** Calls `module.name(...args)` in Python, holding no proxy afterwards. */
+function callPython(pyodide, module, name, ...args) {
+  const m = pyodide.pyimport(module);
+  const fn = m[name];
   try {
-    door.attach(core);
+    fn(...args);
   } finally {
-    door.destroy();
+    fn.destroy();
+    m.destroy();
   }
 }
 
@@ -337,7 +368,8 @@ function rawWriter(sink) {
   };
 }
 
-function writePythonFiles(FS, files) {
+/** Writes the package's sources `{relativePath: text}` under PYTHON_ROOT. */
+export function writePythonFiles(FS, files) {
   for (const [rel, text] of Object.entries(files)) {
     const clean = rel.replace(/\\/g, "/").replace(/^\/+/, "");
     if (clean.split("/").includes("..")) throw new Error(`python file outside the package: ${rel}`);

@@ -20,6 +20,7 @@ import { gzipSync } from "node:zlib";
 import { SITE, launchProfile, serveSite } from "./chromium.mjs";
 
 const RUNS = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 20;
+const SNAPSHOT = "nki-snapshot.bin";
 const LOADS = { cold: 3, warm: 7 };
 
 // The bare page: Pyodide booted in a module worker from the same copy, nothing else.
@@ -37,6 +38,31 @@ function bareSite() {
   writeFileSync(join(dir, "index.html"), BARE_HTML);
   writeFileSync(join(dir, "bare-worker.js"), BARE_WORKER);
   return dir;
+}
+
+/** The built site without its memory snapshot: the page boots as it did before there was one. */
+function siteWithoutSnapshot() {
+  const dir = mkdtempSync(join(tmpdir(), "nki-nosnap-site-"));
+  for (const name of readdirSync(SITE)) if (name !== SNAPSHOT) symlinkSync(join(SITE, name), join(dir, name));
+  return dir;
+}
+
+/**
+ * What the runtime downloads once it starts (the worker's fetches and Pyodide's), raw and gzip
+ * as served (scripts/serve.mjs compresses at level 6). The compiled package is fetched only by
+ * a boot without the snapshot.
+ */
+function runtimeBytes() {
+  const worker = readdirSync(join(SITE, "assets")).find((n) => /^worker-.*\.js$/.test(n));
+  const files = [
+    ["pyodide/pyodide.mjs"], ["pyodide/pyodide.asm.js"], ["pyodide/pyodide.asm.wasm"], ["pyodide/python_stdlib.zip"],
+    ["pyodide/pyodide-lock.json"], [`assets/${worker}`], ...readdirSync(join(SITE, "assets")).filter((n) => n.endsWith(".wasm")).map((n) => [`assets/${n}`]),
+    ["nki-python.json"], [SNAPSHOT, "from the snapshot only"], ["nki-python.pyc", "without the snapshot only"],
+  ];
+  return files.map(([name, note]) => {
+    const bytes = readFileSync(join(SITE, name));
+    return { name, note, raw: bytes.length, gzip: name.endsWith(".zip") ? bytes.length : gzipSync(bytes, { level: 6 }).length };
+  });
 }
 
 async function withProfile(fn) {
@@ -132,13 +158,31 @@ function pageBytes() {
   return files.map(([name, bytes]) => ({ name, raw: bytes.length, gzip: gzipSync(bytes).length }));
 }
 
-const { server, url } = await serveSite();
+const { server, url } = await serveSite({ needs: ["index.html", SNAPSHOT] });
 const bareDir = bareSite();
 const bare = await serveSite({ root: bareDir });
+const plainDir = siteWithoutSnapshot();
+const plain = await serveSite({ root: plainDir });
+/**
+ * Has each server compress the runtime's files once before any load is timed (it keeps them),
+ * so no page's first cold load pays the server's gzip of ~30 MB.
+ */
+async function warmServers() {
+  const names = runtimeBytes().map((d) => d.name);
+  for (const [base, only] of [[url, null], [plain.url, null], [bare.url, /^pyodide\//]]) {
+    for (const name of names.filter((n) => !only || only.test(n))) {
+      const r = await fetch(base + name, { headers: { "accept-encoding": "gzip" } });
+      await r.arrayBuffer();
+    }
+  }
+}
+
 try {
+  await warmServers();
   const rows = [];
   for (const [label, fn] of [
     ["playground", (page) => loadPage(page, url)],
+    ["playground without the snapshot", (page) => loadPage(page, plain.url)],
     ["bare Pyodide", (page) => loadBare(page, bare.url).then((ready) => ({ editor: null, ready }))],
   ]) {
     // Cold: a fresh profile each time. Warm: reloads in the first profile (HTTP cache, ETag
@@ -173,7 +217,9 @@ try {
   console.log(
     `\nMedians of ${LOADS.cold} cold loads (each in a fresh profile) and ${LOADS.warm} warm reloads; the bare page's ` +
       "warm reloads were bimodal in some runs (about 1.5 s or 2.2 s from one reload to the next; the playground's " +
-      "stayed within ±0.1 s), so the fastest warm reload of each is compared too.",
+      "stayed within ±0.1 s), so the fastest warm reload of each is compared too. The playground boots from the " +
+      `memory snapshot (\`${SNAPSHOT}\`, target ≤ 0.8× bare Pyodide cold and warm); without it is the same site with ` +
+      "that file removed, which boots as the page did before the snapshot (Python started, the package imported).",
   );
 
   await withProfile(async (context) => {
@@ -216,8 +262,22 @@ try {
   console.log(
     `| **page before the runtime starts** | ${(total("raw", beforeRuntime) / 1024).toFixed(1)} KB | ${(total("gzip", beforeRuntime) / 1024).toFixed(1)} KB |`,
   );
+  const downloads = runtimeBytes();
+  console.log("\n| runtime download (once the runtime starts) | raw | gzip as served |\n|---|---|---|");
+  for (const d of downloads) {
+    const note = d.note ? ` (${d.note})` : "";
+    console.log(`| ${d.name}${note} | ${(d.raw / 1024).toFixed(1)} KB | ${(d.gzip / 1024).toFixed(1)} KB |`);
+  }
+  const sum = (skip) => downloads.filter((d) => d.name !== skip);
+  for (const [label, skip] of [["from the snapshot", "nki-python.pyc"], ["without the snapshot", SNAPSHOT]]) {
+    const raw = sum(skip).reduce((n, d) => n + d.raw, 0);
+    const gz = sum(skip).reduce((n, d) => n + d.gzip, 0);
+    console.log(`| **runtime, ${label}** | ${(raw / 1024 / 1024).toFixed(1)} MB | ${(gz / 1024 / 1024).toFixed(1)} MB |`);
+  }
 } finally {
   server.close();
   bare.server.close();
+  plain.server.close();
   rmSync(bareDir, { recursive: true, force: true });
+  rmSync(plainDir, { recursive: true, force: true });
 }

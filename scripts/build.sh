@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything: the native core + gtest binaries (build/native), the wasm module
-# (build/wasm/nki_core.{mjs,wasm}), the site's static inputs (Pyodide copy, Python bundle)
-# and the site itself (build/site).
+# (build/wasm/nki_core.{mjs,wasm}), the site's static inputs (Pyodide copy, Python bundle),
+# the site itself (build/site) and the runtime's memory snapshot (build/snapshot, copied into
+# the site).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,3 +32,5 @@ step "bundle python" node scripts/bundle-python.mjs
 step "site" node node_modules/vite/bin/vite.js build --config web/vite.config.js --logLevel warn
 step "embed element + docs demo" node scripts/build-embed.mjs
 step "docs pages" node scripts/build-docs.mjs
+# After the site (which empties build/site); kept when the Python sources and Pyodide are unchanged.
+step "memory snapshot" node scripts/make-snapshot.mjs

@@ -9,6 +9,7 @@ const required = [
   ["build/wasm/nki_core.mjs", "npm run build"],
   ["build/wasm/nki_core.wasm", "npm run build"],
   ["build/site/nki-python.pyc", "npm run build"],
+  ["build/site/nki-snapshot.bin", "npm run build"],
   ["python/neuronxcc/nki/__init__.py", "a complete checkout"],
   ["render/tokens.js", "a complete checkout"],
 ];

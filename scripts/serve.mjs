@@ -23,12 +23,13 @@ export const MIME_TYPES = {
   ".txt": "text/plain; charset=utf-8",
   ".py": "text/plain; charset=utf-8",
   ".pyc": "application/octet-stream",
+  ".bin": "application/octet-stream",
   ".map": "application/json; charset=utf-8",
 };
 
 // Compressed on first request and kept: what a production static host (or CDN) would send, so
 // byte counts measured against this server are the ones users pay.
-const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt", ".py", ".pyc", ".map"]);
+const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt", ".py", ".pyc", ".bin", ".map"]);
 const gzipCache = new Map(); // file -> {mtimeMs, body}
 
 function gzipped(file, mtimeMs) {

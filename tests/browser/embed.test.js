@@ -60,7 +60,7 @@ y = half(np.ones((128, 2), dtype=np.float32))
 </pre>
 </nki-playground>
 <script type="module" src="../element/nki-playground.js"></script>`;
-const RUNTIME_URL = /pyodide|\.wasm(\?|$)|nki-python\.json|worker[^/]*\.js|\/live\.js/;
+const RUNTIME_URL = /pyodide|\.wasm(\?|$)|nki-python\.json|nki-snapshot\.bin|worker[^/]*\.js|\/live\.js/;
 
 let browser;
 let server;
@@ -78,17 +78,17 @@ beforeAll(async () => {
   // A host page with a strict Content-Security-Policy (no inline script or style, no eval):
   // the demo page without its own inline <style>, a <meta> policy, the site's files beside it.
   mkdirSync(join(subRoot, "csp/docs-demo"), { recursive: true });
-  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc", "index.html", "assets", "docs"]) {
+  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc", "nki-snapshot.bin", "index.html", "assets", "docs"]) {
     symlinkSync(join(SITE, name), join(subRoot, "csp", name));
   }
   const demo = readFileSync(join(SITE, DEMO, "index.html"), "utf8").replace(/<style>[\s\S]*?<\/style>/, "");
   writeFileSync(join(subRoot, "csp/docs-demo/index.html"), demo.replace("<head>", `<head>\n<meta http-equiv="Content-Security-Policy" content="${CSP}">`));
   // autorun: one example below a screenful of text, written by hand (no pre-render).
   mkdirSync(join(subRoot, "auto/page"), { recursive: true });
-  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc"]) symlinkSync(join(SITE, name), join(subRoot, "auto", name));
+  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc", "nki-snapshot.bin"]) symlinkSync(join(SITE, name), join(subRoot, "auto", name));
   writeFileSync(join(subRoot, "auto/page/index.html"), AUTORUN_PAGE);
   mkdirSync(join(subRoot, "simwarn/page"), { recursive: true });
-  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc"]) symlinkSync(join(SITE, name), join(subRoot, "simwarn", name));
+  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc", "nki-snapshot.bin"]) symlinkSync(join(SITE, name), join(subRoot, "simwarn", name));
   writeFileSync(join(subRoot, "simwarn/page/index.html"), SIM_WARNING_PAGE);
   subServer = await startServer({ root: subRoot, needs: [] });
   browser = await launchChromium();

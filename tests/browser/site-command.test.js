@@ -69,10 +69,12 @@ describe("a docs host serving `nki-playground site` output", () => {
     expect(await runEmbed(page)).toBe("done");
     await expect.poll(() => page.locator("nki-playground .nkp-panel-ir").textContent()).toContain("kernel @double(");
     // Everything the runtime needed came from the folder the command wrote.
-    const runtime = requests.filter((p) => /pyodide|\.wasm$|nki-python|worker/.test(p));
+    const runtime = requests.filter((p) => /pyodide|\.wasm$|nki-python|nki-snapshot|worker/.test(p));
     expect(runtime.length).toBeGreaterThan(3);
     for (const p of runtime) expect(p).toMatch(/^\/_static\/nki\//);
-    expect(requests).toContain("/_static/nki/nki-python.pyc");
+    // Booted from the memory snapshot: the compiled package is fetched only by a boot without it.
+    expect(requests).toContain("/_static/nki/nki-snapshot.bin");
+    expect(requests).not.toContain("/_static/nki/nki-python.pyc");
 
     // The reader adds a broken line: the status links the error's code to _static/nki/docs/errors.html.
     await page.locator("nki-playground .nkp-editor .cm-content").click();

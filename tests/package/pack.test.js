@@ -50,6 +50,7 @@ describe("npm package", () => {
       "build/wasm/nki_core.mjs",
       "build/wasm/nki_core.wasm",
       "build/site/nki-python.pyc",
+      "build/site/nki-snapshot.bin",
       "build/site/index.html",
       "build/site/docs/errors.html",
       "cli/site.mjs",
@@ -72,7 +73,7 @@ describe("npm package", () => {
     expect(JSON.parse(stdout).map((ir) => ir.kernel)).toEqual(["tensor_add"]);
   });
 
-  test("the exports resolve: '.', './browser', './prerender', './cli'; the runtime boots from the compiled package", async () => {
+  test("the exports resolve: '.', './browser', './prerender', './cli'; the runtime boots from the memory snapshot", async () => {
     const script = `
       const node = await import("nki-playground");
       const browser = await import("nki-playground/browser");
@@ -80,18 +81,22 @@ describe("npm package", () => {
       const cli = await import("nki-playground/cli");
       console.log([typeof node.createRuntime, typeof node.createNodeRuntime, typeof browser.createRuntime, typeof pre.prerender, typeof cli.main].join(","));
       const runtime = await node.createRuntime({ stdout() {}, stderr() {} });
-      console.log(JSON.stringify(runtime.pythonCache));`;
+      console.log(JSON.stringify(runtime.snapshot));
+      const plain = await node.createRuntime({ stdout() {}, stderr() {}, snapshotPath: null });
+      console.log(JSON.stringify(plain.pythonCache));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
-    const [types, cache] = stdout.trim().split("\n");
+    const [types, snapshot, cache] = stdout.trim().split("\n");
     expect(types).toBe("function,function,function,function,function");
-    // The installed package boots from its compiled Python (build/site/nki-python.pyc).
+    // The installed package boots from its memory snapshot (build/site/nki-snapshot.bin), made
+    // from the very sources it ships; without it, from its compiled Python (nki-python.pyc).
+    expect(JSON.parse(snapshot)).toMatchObject({ used: true });
     expect(JSON.parse(cache).installed).toBeGreaterThan(50);
   });
 
   test("npx nki-playground site writes a servable folder, Pyodide from the project's own dependency", async () => {
     const { stdout } = await run("npx", ["--offline", "nki-playground", "site", "static/nki"], { cwd: project });
     expect(stdout).toMatch(/^nki-playground site: \d+ files/);
-    for (const path of ["index.html", "element/nki-playground.js", "element/nki_core.wasm", "docs/errors.html", "nki-python.pyc", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm"]) {
+    for (const path of ["index.html", "element/nki-playground.js", "element/nki_core.wasm", "docs/errors.html", "nki-python.pyc", "nki-snapshot.bin", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm"]) {
       expect(existsSync(join(project, "static/nki", path)), path).toBe(true);
     }
   });

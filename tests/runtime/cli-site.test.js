@@ -40,6 +40,7 @@ describe("nki-playground site", () => {
       "docs/docs.css",
       "nki-python.json",
       "nki-python.pyc",
+      "nki-snapshot.bin",
       "pyodide/pyodide.mjs",
       "pyodide/pyodide.asm.wasm",
       "pyodide/pyodide-lock.json",

@@ -83,12 +83,13 @@ describe("the build's nki-python.pyc", () => {
     expect(stale, "modules changed since the last build: run npm run build").toEqual([]);
   });
 
-  test("a boot installs it, and Python takes every module's code from it", async () => {
-    const runtime = await createNodeRuntime({ ...quiet });
+  test("a boot without the memory snapshot installs it, and Python takes every module's code from it", async () => {
+    // (From the snapshot every module is imported already: the cache is not needed then.)
+    const runtime = await createNodeRuntime({ ...quiet, snapshotPath: null });
     expect(runtime.pythonCache).toEqual({ installed: Object.keys(SOURCES).length });
     expect(compiledFromSource(runtime)).toEqual([]);
     // The control: without the cache every imported module is compiled.
-    const bare = await createNodeRuntime({ ...quiet, pythonCachePath: null });
+    const bare = await createNodeRuntime({ ...quiet, pythonCachePath: null, snapshotPath: null });
     expect(compiledFromSource(bare).length).toBeGreaterThan(40);
   });
 });
@@ -121,7 +122,7 @@ describe("a cache that does not fit changes nothing that runs", () => {
     ]) {
       writeFileSync(path, bytes);
       try {
-        const runtime = await createNodeRuntime({ ...quiet, pythonCachePath: path });
+        const runtime = await createNodeRuntime({ ...quiet, pythonCachePath: path, snapshotPath: null });
         expect(runtime.pythonCache.installed).toBe(0);
         expect(runtime.pythonCache.skipped).toMatch(why);
         expect(runtime.runSource("import neuronxcc.nki.language as nl\nassert nl.tile_size.pmax == 128").exitCode).toBe(0);

@@ -13,8 +13,9 @@
 // page terminates this worker and starts another (web/src/worker-client.js).
 import createCore from "nki-core";
 import { createRuntime, transferables } from "../../runtime/runtime.mjs";
+import { SNAPSHOT_FILE } from "../../runtime/snapshot.mjs";
 
-// The site root (pyodide/, nki-python.json) is one folder above this worker's own URL in every
+// The site root (pyodide/, nki-python.json, nki-snapshot.bin) is one folder above this worker's own URL in every
 // build: the page's bundle sits in assets/, the element's in element/ (and the dev server
 // serves this file from src/). Relative to itself, not to a configured base, so the site works
 // from any sub-path (/, /docs/playground/, ...) without a rebuild.
@@ -27,31 +28,50 @@ const status = (state, message) => self.postMessage({ type: "status", state, mes
 
 async function boot() {
   status("downloading");
-  // The package downloads while Pyodide and the core boot.
+  // The package and the memory snapshot download while Pyodide fetches and compiles its own
+  // files; Pyodide restores the snapshot instead of starting Python and importing the package.
   const pythonFiles = fetch(new URL("nki-python.json", BASE)).then((r) => {
     if (!r.ok) throw new Error(`nki-python.json: HTTP ${r.status}`);
     return r.json();
   });
-  // The compiled package only saves time: without it the sources are compiled on import.
+  const snapshotResponse = fetch(new URL(SNAPSHOT_FILE, BASE)).catch((err) => err);
+  // The compiled package only saves time, and only a boot without the snapshot needs it:
+  // fetched only then (without it the sources are compiled on import).
   let cacheError = null;
-  const pythonCache = fetch(new URL("nki-python.pyc", BASE)).then(
-    (r) => (r.ok ? r.arrayBuffer() : ((cacheError = `HTTP ${r.status}`), null)),
-    (err) => ((cacheError = String(err?.message ?? err)), null),
-  );
+  const pythonCache = () =>
+    fetch(new URL("nki-python.pyc", BASE)).then(
+      (r) => (r.ok ? r.arrayBuffer() : ((cacheError = `HTTP ${r.status}`), null)),
+      (err) => ((cacheError = String(err?.message ?? err)), null),
+    );
   pythonFiles.catch(() => {}); // reported through createRuntime below
-  const { loadPyodide } = await import(/* @vite-ignore */ new URL("pyodide/pyodide.mjs", BASE).href);
+  // Whether there is a snapshot is known from its response's status, before Pyodide starts (a
+  // site without one then boots exactly as a plain one); its bytes may still be arriving.
+  const [{ loadPyodide, version }, response] = await Promise.all([
+    import(/* @vite-ignore */ new URL("pyodide/pyodide.mjs", BASE).href),
+    snapshotResponse,
+  ]);
+  const snapshot = response.ok ? response.arrayBuffer() : null;
+  const missing = response.ok ? null : response instanceof Error ? `not loaded (${response.message})` : `HTTP ${response.status}`;
   status("starting");
   const runtime = await createRuntime({
     loadPyodide,
+    pyodideVersion: version,
     indexURL: new URL("pyodide/", BASE).href,
     createCore,
     pythonFiles,
     pythonCache,
+    snapshot,
     stdout: (text) => self.postMessage({ type: "stdout", id: currentId, text }),
     stderr: (text) => self.postMessage({ type: "stderr", id: currentId, text }),
   });
-  const skipped = cacheError ?? runtime.pythonCache.skipped;
-  if (skipped) console.warn(`nki-playground: nki-python.pyc not used (${skipped}); the package was compiled on import`);
+  // Said once per boot: a page that boots slower than it should says why.
+  if (!runtime.snapshot.used) {
+    const skipped = cacheError ?? runtime.pythonCache.skipped;
+    console.warn(
+      `nki-playground: ${SNAPSHOT_FILE} not used (${missing ?? runtime.snapshot.reason}); Python was started and the package imported` +
+        (skipped ? ` and compiled (nki-python.pyc not used: ${skipped})` : ""),
+    );
+  }
   return runtime;
 }
 
