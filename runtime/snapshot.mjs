@@ -10,8 +10,8 @@
 // (`runtime.snapshot.reason`). Environment-agnostic, like runtime.mjs.
 //
 // Layout (little-endian): "NKSNAP1\n", u32 header length, u32 0, the header as UTF-8 JSON
-// padded with spaces to a multiple of 16 bytes {pyodide, sources, bytes, check, modules}, then
-// Pyodide's own snapshot (`makeMemorySnapshot()`, which checks its build id on load).
+// padded with spaces to a multiple of 16 bytes {pyodide, sources, bytes, check, modules,
+// frontEnds}, then Pyodide's own snapshot (`makeMemorySnapshot()`, which checks its build id on load).
 const MAGIC = "NKSNAP1\n";
 const PREFIX = 16;
 

@@ -58,7 +58,14 @@ from nki_playground import snapshot
 snapshot.prepare(${JSON.stringify(PYTHON_ROOT)}, ${JSON.stringify(FRONT_ENDS)})`);
   const modules = found.toJs();
   found.destroy();
-  packed = packSnapshot(pyodide.makeMemorySnapshot(), { pyodide: version, sources, modules });
+  let memory;
+  try {
+    memory = pyodide.makeMemorySnapshot();
+  } catch (err) {
+    // Pyodide refuses memory that refers to a JS object (a proxy kept by a module at import).
+    throw new Error(`make-snapshot: Pyodide cannot save this memory (${err.message}): a module of python/ keeps a JS object at import`);
+  }
+  packed = packSnapshot(memory, { pyodide: version, sources, modules, frontEnds: FRONT_ENDS });
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, packed);
   const secs = ((performance.now() - t0) / 1000).toFixed(1);

@@ -1,14 +1,15 @@
 """What a memory snapshot of the runtime holds, and what a boot from one redoes.
 
 The build (scripts/make-snapshot.mjs) boots Pyodide, installs the packages at the runtime's
-package root and calls ``prepare(root)``: every module of every package there is imported
-(found by walking the folders, so a new package — ``nki`` — is picked up without a list to
-keep), the stand-ins are installed, and Pyodide saves its memory. A runtime booted from that
+package root and calls ``prepare(root, FRONT_ENDS)``: the front ends a boot imports first,
+then every module of every package there (found by walking the folders, so a new package —
+``nki`` — is picked up without a list to keep), the stand-ins installed, and Pyodide saves its
+memory. A runtime booted from that
 memory (runtime/snapshot.mjs) calls ``restored()`` before anything else runs.
 
 A snapshot holds wasm memory only, never a JS object: nothing here may keep one (the door is
-attached to a core only after the boot), and ``prepare`` checks that no run has left state
-behind. What the memory would otherwise fix for every boot is redone by ``restored()``: the
+attached to a core only after the boot), and ``prepare`` checks that no user module is there
+and leaves an empty run. What the memory would otherwise fix for every boot is redone by ``restored()``: the
 ``random`` module's seed. What cannot be redone is what the interpreter read once at start-up
 and still uses: the ``str`` hash seed (every boot from one snapshot hashes alike, so set order
 repeats), ``os.environ`` and the time zone (the build makes them machine-neutral: UTC, the
