@@ -174,6 +174,10 @@ void Exec::unwritten_read(const View& v, int64_t element) {
 }
 
 void Exec::warn(const sema::Warning& w, const SourceLoc* loc) {
+  if (log.warnings.size() >= RunLog::kMaxWarnings) {
+    ++log.warnings_dropped;
+    return;
+  }
   if (!loc && cur) loc = &cur->loc;
   std::string where = loc && loc->known() ? loc->str() + ": " : "";
   log.warnings.push_back({w.code.str(), w.message, loc && loc->known() ? *loc : SourceLoc{},

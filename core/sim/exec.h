@@ -35,12 +35,21 @@ struct RunWarning {
   std::string text;    ///< "file:line:col: warning: ..." exactly as printed
 };
 
-/// What a run reports besides its outputs.
+/// What a run reports besides its outputs. A kernel that prints or warns inside a loop of a
+/// million iterations must not hold a million records (the page froze on them): past the
+/// limits below the records are only counted.
 struct RunLog {
+  static constexpr size_t kMaxPrints = 1000;         ///< device_print records kept
+  static constexpr size_t kMaxPrintValues = 1 << 20; ///< values over all kept prints
+  static constexpr size_t kMaxWarnings = 100;        ///< warnings kept
+
   std::vector<RunWarning> warnings;
   std::vector<PrintRecord> prints;
-  int64_t unwritten_reads = 0; ///< reads of never-written memory (the first is in warnings)
-  int64_t instructions = 0;    ///< instructions executed
+  size_t print_values = 0;      ///< values held by `prints`
+  int64_t prints_dropped = 0;   ///< device_print executions past the limits (not kept)
+  int64_t warnings_dropped = 0; ///< warnings past kMaxWarnings (not kept)
+  int64_t unwritten_reads = 0;  ///< reads of never-written memory (the first is in warnings)
+  int64_t instructions = 0;     ///< instructions executed
   /// Bytes the executed instructions read and wrote in tensor memory: each tile operand and
   /// result over the positions it covers (a broadcast axis counted once), at its dtype's size.
   int64_t bytes_moved = 0;

@@ -94,6 +94,12 @@ void exec_device_print(Exec& ex, const Instruction& in) {
   rec.instance = ex.env.pid;
   int64_t count = 1;
   for (int64_t s : rec.shape) count *= s;
+  if (ex.log.prints.size() >= RunLog::kMaxPrints ||
+      ex.log.print_values + static_cast<size_t>(count) > RunLog::kMaxPrintValues) {
+    ++ex.log.prints_dropped;
+    return;
+  }
+  ex.log.print_values += static_cast<size_t>(count);
   rec.values.assign(static_cast<size_t>(count), std::numeric_limits<double>::quiet_NaN());
   const int r = dom.rank();
   float buf[kChunk];

@@ -86,7 +86,9 @@ std::string Simulator::log_json() const {
     w.end_array().key("loc").value(p.loc.str()).key("instance").int_list(p.instance);
     w.end_object();
   }
-  w.end_array().key("unwritten_reads").value(log_.unwritten_reads);
+  w.end_array().key("prints_dropped").value(log_.prints_dropped);
+  w.key("warnings_dropped").value(log_.warnings_dropped);
+  w.key("unwritten_reads").value(log_.unwritten_reads);
   w.key("instructions").value(log_.instructions);
   w.key("peak_bytes").value(peak_bytes()).end_object();
   return w.take();

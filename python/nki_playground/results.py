@@ -18,10 +18,16 @@ from . import arrays, errors as _errors, loc as _loc
 MAX_ELEMENTS = 4 * 1024 * 1024
 
 
+#: Warning diagnostics kept per run: a script that warns in a loop would otherwise hand the page
+#: a million of them; past this they are counted, and one summary says how many.
+MAX_WARNINGS = 100
+
+
 class Run:
     """What one run of a script produced besides its text output."""
 
-    __slots__ = ("diagnostics", "simulations", "blob", "blob_size", "outputs", "limit")
+    __slots__ = ("diagnostics", "simulations", "blob", "blob_size", "outputs", "limit",
+                 "warnings_kept", "warnings_dropped")
 
     def __init__(self):
         self.diagnostics = []
@@ -30,9 +36,18 @@ class Run:
         self.blob_size = 0
         self.outputs = []     # (array, tensor record) of every simulation output of this run
         self.limit = MAX_ELEMENTS
+        self.warnings_kept = 0
+        self.warnings_dropped = 0
 
     def close(self):
         """(JSON text of {diagnostics, simulations}, bytes of every tensor's data)."""
+        if self.warnings_dropped:
+            n = self.warnings_dropped
+            message = f"{n} more warnings were not listed (the first {MAX_WARNINGS} are)"
+            self.diagnostics.append({"severity": "warning", "file": None, "line": None,
+                                     "col": None, "end_line": None, "end_col": None,
+                                     "class": None, "message": message, "code": None,
+                                     "rendered": message + "\n"})
         text = json.dumps({"diagnostics": self.diagnostics, "simulations": self.simulations},
                           separators=(",", ":"), allow_nan=False, default=_jsonable)
         return text, b"".join(self.blob)
@@ -88,6 +103,11 @@ def user_position():
 
 def diagnostic(severity, cls, message, rendered, loc=None, code=None):
     """Records one diagnostic; ``loc`` is (file, line, col, end_line, end_col) or shorter."""
+    if severity == "warning":
+        if _run.warnings_kept >= MAX_WARNINGS:
+            _run.warnings_dropped += 1
+            return
+        _run.warnings_kept += 1
     loc = tuple(loc or ()) + (None,) * 5
     file, line, col, end_line, end_col = loc[:5]
     _run.diagnostics.append({"severity": severity, "file": file, "line": line, "col": col,

@@ -218,6 +218,40 @@ k(np.array([[0.8147237, 9.754e-05, 12.5]], np.float32),
     );
   });
 
+  test("nl.device_print in a long loop keeps the first 1000 and counts the rest", () => {
+    const r = run(`${PRELUDE}
+@nki.jit(mode="simulation")
+def k(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    t = nl.load(x)
+    for i in nl.affine_range(5000):
+        nl.device_print("t", t)
+    nl.store(out, value=t)
+    return out
+k(np.ones((1, 2), dtype=np.int32))
+`);
+    expect(r.err).toBe("");
+    const lines = r.out.trimEnd().split("\n");
+    expect(lines).toHaveLength(1001);
+    expect(lines[999]).toBe("t [[1 1]]");
+    expect(lines[1000]).toBe("nki-playground: 4000 more device_print outputs were not kept (the first 1000 are above)");
+    expect(r.simulations[0].prints).toHaveLength(1000);
+    expect(r.simulations[0].prints_dropped).toBe(4000);
+  });
+
+  test("a script warning in a loop lists its first 100 warnings and one summary", () => {
+    const r = run(`import warnings
+for i in range(250):
+    warnings.warn(f"careful {i}")
+`);
+    expect(r.exitCode).toBe(0);
+    const warnings = r.diagnostics.filter((d) => d.severity === "warning");
+    expect(warnings).toHaveLength(101);
+    expect(warnings[99].message).toBe("careful 99");
+    expect(warnings[100]).toMatchObject({ line: null, message: "150 more warnings were not listed (the first 100 are)" });
+    expect(r.err.match(/UserWarning/g)).toHaveLength(250); // all of them are still printed
+  });
+
   test("nl.rand is reproducible under nl.random_seed and uniform in [0, 1)", () => {
     const r = run(`${PRELUDE}
 @nki.jit(mode="simulation")

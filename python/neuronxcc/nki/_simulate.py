@@ -146,14 +146,28 @@ def _write_back(trace, inputs, outputs):
 
 def _report(log, rec):
     """Warnings (``{code, message, file, line, col, text}`` from the core, as data) to stderr as
-    their text; ``nl.device_print`` records to
-    stdout as ``prefix value``. Both are also added to the run's simulation record ``rec`` with
-    their source positions (and a warning with its code, for the errors page)."""
+    their text; ``nl.device_print`` records to stdout as ``prefix value``. Both are also added
+    to the run's simulation record ``rec`` with their source positions (and a warning with its code, for the errors page)."""
     for w in log.get("warnings", ()):
         print(w["text"], file=sys.stderr)
         rec["warnings"].append({"message": w["message"], "file": w["file"], "line": w["line"],
                                 "col": w["col"], "code": w.get("code") or None})
+    if log.get("warnings_dropped"):
+        # The core keeps the first warnings of a run only (a loop may warn a million times).
+        n = log["warnings_dropped"]
+        print(f"nki-playground: {n} more simulator warnings were not shown", file=sys.stderr)
+        rec["warnings_dropped"] = n
+    _report_prints(log, rec)
+
+
+def _report_prints(log, rec):
+    """``nl.device_print`` records to stdout and ``rec``; the ones the core did not keep (past
+    its limits, a print inside a long loop) are counted in one line and ``prints_dropped``."""
+    if log.get("prints_dropped"):
+        rec["prints_dropped"] = log["prints_dropped"]
     if not log.get("prints"):
+        if log.get("prints_dropped"):
+            print(f"nki-playground: {log['prints_dropped']} device_print outputs were not kept")
         return
     np = ensure_numpy()
     for p in log["prints"]:
@@ -168,6 +182,9 @@ def _report(log, rec):
         print(text)
         file, line, col = _results.split_loc(p.get("loc"))
         rec["prints"].append({"text": text, "file": file, "line": line, "col": col})
+    if log.get("prints_dropped"):
+        print(f"nki-playground: {log['prints_dropped']} more device_print outputs were not "
+              f"kept (the first {len(log['prints'])} are above)")
 
 
 class _Latency:
