@@ -98,11 +98,23 @@ export async function setCode(page, code) {
 
 export const getCode = (page) => page.evaluate(() => window.nkiPlayground.editor.text());
 
-/** Clicks Run and waits for the run to end; returns the status state. */
+/**
+ * Clicks Run and waits for the run to end and its output to be drawn (a flood's backlog draws
+ * over a few frames, `#output[data-pending]`); returns the status state.
+ */
 export async function runAndWait(page, { timeout = 60_000 } = {}) {
   await page.click("#run");
-  await page.waitForFunction(() => document.querySelector("#status").dataset.state !== "running", null, { timeout });
+  await waitForRunEnd(page, { timeout });
   return statusOf(page);
+}
+
+/** Waits until the status leaves "running" and the Output pane has drawn what it received. */
+export async function waitForRunEnd(page, { timeout = 60_000, polling = "raf" } = {}) {
+  await page.waitForFunction(
+    () => document.querySelector("#status").dataset.state !== "running" && !document.querySelector("#output").dataset.pending,
+    null,
+    { timeout, polling },
+  );
 }
 
 /** build/screenshots/<name>.png; `options` go to page.screenshot (fullPage, …). */
@@ -228,4 +240,41 @@ export function recordCspViolations(page) {
     window.__cspViolations = [];
     document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
+}
+
+// --- responsiveness -------------------------------------------------------------------------
+
+/**
+ * Starts recording the page's animation frames; `stop()` returns the longest gap between two
+ * frames (ms) since the start and the number of frames. A frame gap is what a person feels as
+ * a frozen tab: a page busy on its main thread draws no frame.
+ */
+export async function recordFrames(page) {
+  await page.evaluate(() => {
+    const rec = { max: 0, frames: 0, last: performance.now(), on: true };
+    const tick = (t) => {
+      if (!rec.on) return;
+      rec.max = Math.max(rec.max, t - rec.last);
+      rec.last = t;
+      rec.frames++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    window.__nkiFrames = rec;
+  });
+  return {
+    stop: () =>
+      page.evaluate(() => {
+        const rec = window.__nkiFrames;
+        rec.on = false;
+        // The time since the last frame counts too: a page frozen right now has not drawn.
+        return { maxGapMs: Math.max(rec.max, performance.now() - rec.last), frames: rec.frames };
+      }),
+  };
+}
+
+/** Sets the toolbar's time limit (seconds) as a person does: type, then leave the field. */
+export async function setTimeLimit(page, seconds) {
+  await page.fill("#time-limit", String(seconds));
+  await page.dispatchEvent("#time-limit", "change");
 }

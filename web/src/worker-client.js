@@ -20,7 +20,8 @@ const SPARE_DELAY_MS = 1000;
  * @param {object} opts
  * @param {() => Worker} opts.createWorker  Starts a fresh runtime worker.
  * @param {(state: string, message?: string) => void} [opts.onStatus]  Stages of the active worker.
- * @param {(stream: "stdout"|"stderr", text: string) => void} [opts.onOutput]  Output of the run.
+ * @param {(stream: "stdout"|"stderr"|"note", text: string) => void} [opts.onOutput]  Output of the
+ *   run, in order ("note": the worker's own word, e.g. that the output was cut at its cap).
  * @param {(message: string) => void} [opts.onIdleCrash]  The worker died between runs (it was
  *   replaced already); a crash during a run resolves that run as "crashed" instead.
  * @param {number} [opts.timeLimitMs]  A run longer than this is stopped (0: no limit).
@@ -74,7 +75,7 @@ export function createWorkerClient({
       return;
     }
     if (slot !== active || !run || data.id !== run.id) return;
-    if (data.type === "stdout" || data.type === "stderr") onOutput(data.type, data.text);
+    if (data.type === "output") for (const [stream, text] of data.chunks) onOutput(stream, text);
     else if (data.type === "trace") run.onTrace?.(data.trace);
     else if (data.type === "done") {
       const { type, id, ...result } = data;

@@ -3,7 +3,9 @@
 // Protocol (plain objects; the shared contract is in web/README.md):
 //   page -> worker  {type: "run", id, source, filename}
 //   worker -> page  {type: "status", state: "downloading" | "starting" | "ready" | "error", message?}
-//                   {type: "stdout" | "stderr", id, text}        (id: the run writing, or null)
+//                   {type: "output", id, chunks: [[stream, text], ...]}   (the run's stdout and
+//                       stderr, batched and capped by ./output-batch.js; stream "stdout",
+//                       "stderr" or "note" — what the cap says; id: the run writing, or null)
 //                   {type: "trace", id, trace}   (each kernel's trace as soon as it is made,
 //                                                 before "done"; done's traces are authoritative)
 //                   {type: "done", id, exitCode, traces, diagnostics, simulations}
@@ -14,6 +16,7 @@
 import createCore from "nki-core";
 import { createRuntime, transferables } from "../../runtime/runtime.mjs";
 import { SNAPSHOT_FILE } from "../../runtime/snapshot.mjs";
+import { createOutputBatcher } from "./output-batch.js";
 
 // The site root (pyodide/, nki-python.json, nki-snapshot.bin) is one folder above this worker's own URL in every
 // build: the page's bundle sits in assets/, the element's in element/ (and the dev server
@@ -21,8 +24,8 @@ import { SNAPSHOT_FILE } from "../../runtime/snapshot.mjs";
 // from any sub-path (/, /docs/playground/, ...) without a rebuild.
 const BASE = new URL("../", self.location.href);
 
-/** The id of the run whose output Python is writing now (stdout arrives synchronously). */
-let currentId = null;
+/** A run's stdout/stderr, as few messages and at most OUTPUT_CAP characters per run. */
+const output = createOutputBatcher({ post: (message) => self.postMessage(message) });
 
 const status = (state, message) => self.postMessage({ type: "status", state, message });
 
@@ -61,8 +64,8 @@ async function boot() {
     pythonFiles,
     pythonCache,
     snapshot,
-    stdout: (text) => self.postMessage({ type: "stdout", id: currentId, text }),
-    stderr: (text) => self.postMessage({ type: "stderr", id: currentId, text }),
+    stdout: (text) => output.write("stdout", text),
+    stderr: (text) => output.write("stderr", text),
   });
   // Said once per boot: a page that boots slower than it should says why.
   if (!runtime.snapshot.used) {
@@ -85,17 +88,20 @@ self.onmessage = async ({ data }) => {
   if (data?.type !== "run") return;
   try {
     const runtime = await runtimeReady;
-    currentId = data.id;
+    output.start(data.id);
     // Thin on purpose: everything the page shows comes from runSource's result object.
     // Each trace goes out as it is made, so the page shows the IR while the script is still
     // simulating (nothing transferred: a trace is text and small arrays).
-    const onTrace = (trace) => self.postMessage({ type: "trace", id: data.id, trace });
+    const onTrace = (trace) => {
+      output.flush(); // what was printed before the trace comes first
+      self.postMessage({ type: "trace", id: data.id, trace });
+    };
     const result = runtime.runSource(data.source, { filename: data.filename, onTrace });
+    output.end();
     // Tensor data (Float32Array) moves instead of being copied.
     self.postMessage({ ...result, type: "done", id: data.id }, transferables(result.simulations));
   } catch (err) {
+    output.end();
     self.postMessage({ type: "failed", id: data.id, message: String(err?.message ?? err) });
-  } finally {
-    currentId = null;
   }
 };

@@ -8,17 +8,91 @@
  */
 export const ERRORS_PAGE = "./docs/errors.html#";
 
-const OUTPUT_CAP = 2_000_000; // characters kept in the Output pane per run
+const OUTPUT_CAP = 2_000_000; // characters kept in the Output pane per run (the worker cuts first)
+// Characters per block of the Output pane. The text lives in blocks of about this size, cut at
+// line ends, so appending lays out one small block instead of re-laying out one text node
+// holding everything printed so far (a 2 MB text node took seconds per append).
+const BLOCK = 4 * 1024;
+// What one frame draws at most. Laying out new text costs ~5 µs a line here (each line is a box),
+// so a flood drawn at once froze the tab; drawn this way every frame stays short.
+const FRAME_CHARS = 64 * 1024;
+const FRAME_LINES = 500; // to start with
+const MIN_FRAME_LINES = 100;
+const MAX_FRAME_LINES = 4000;
+
+function lineCount(text) {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
 
 export function createMessages({ onProblemClick }) {
   const output = document.getElementById("output");
   const list = document.getElementById("problems");
   const count = document.getElementById("problem-count");
 
-  // A chatty script writes thousands of small chunks: extend the last node of the same stream
-  // instead of adding one per write, and stop at a cap rather than grow the DOM without bound.
+  // Writes are queued and drawn at the next frames, at most FRAME_CHARS / FRAME_LINES a frame.
+  // `data-pending` on the pane says that queued text is still to come.
+  let pending = [];
+  let pendingChars = 0;
+  let drawFrame = 0;
   let written = 0;
   let truncated = false;
+  let tail = null; // {segment, cls, block, length, endsLine} of the last block written
+  let waiters = [];
+
+  function queue(text, cls) {
+    if (!text) return;
+    pending.push([text, cls]);
+    pendingChars += text.length;
+    output.dataset.pending = "true";
+    if (!drawFrame) drawFrame = requestAnimationFrame(drawSome);
+  }
+
+  // The line budget adapts to the machine: it grows while frames come on time and halves when
+  // one is late (a loaded machine draws less per frame rather than freezing).
+  let budget = FRAME_LINES;
+  let lastFrame = 0;
+  function drawSome(now) {
+    drawFrame = 0;
+    if (lastFrame) budget = now - lastFrame < 25 ? Math.min(MAX_FRAME_LINES, budget * 1.25) : Math.max(MIN_FRAME_LINES, budget / 2);
+    lastFrame = now;
+    draw(FRAME_CHARS, Math.floor(budget));
+    if (pending.length) drawFrame = requestAnimationFrame(drawSome);
+    else lastFrame = 0;
+  }
+
+  function draw(chars, lines) {
+    while (pending.length && chars > 0 && lines > 0) {
+      const item = pending[0];
+      const [whole, cls] = item;
+      // The longest head of this item within both budgets.
+      let end = Math.min(whole.length, chars);
+      for (let i = whole.indexOf("\n"), n = 0; i >= 0 && i < end; i = whole.indexOf("\n", i + 1)) {
+        if (++n === lines) end = i + 1;
+      }
+      const text = end < whole.length ? whole.slice(0, end) : whole;
+      if (end < whole.length) item[0] = whole.slice(end);
+      else pending.shift();
+      chars -= text.length;
+      lines -= lineCount(text);
+      pendingChars -= text.length;
+      if (cls === "note") write(text, cls);
+      else append(text, cls);
+    }
+    if (pending.length) return;
+    delete output.dataset.pending;
+    for (const resolve of waiters.splice(0)) resolve();
+  }
+
+  /** Draws what is queued now when it is little (a run's end shows its last lines at once). */
+  function settle() {
+    if (pendingChars > FRAME_CHARS / 4) return;
+    if (drawFrame) cancelAnimationFrame(drawFrame);
+    drawFrame = 0;
+    draw(Infinity, Infinity);
+  }
+
   function append(text, cls) {
     if (truncated) return;
     const room = OUTPUT_CAP - written;
@@ -32,17 +106,31 @@ export function createMessages({ onProblemClick }) {
     write(text, cls);
   }
 
+  // The pane holds one segment per run of one stream (`cls`: "" stdout, "stderr", "note"), each
+  // a sequence of blocks; a segment is `display: contents`, so only the blocks are boxes.
   function write(text, cls) {
     if (!text) return;
-    const last = output.lastChild;
-    if (!cls && last?.nodeType === Node.TEXT_NODE) last.appendData(text);
-    else if (cls && last?.nodeType === Node.ELEMENT_NODE && last.className === cls) last.firstChild.appendData(text);
-    else if (!cls) output.append(document.createTextNode(text));
-    else {
-      const span = document.createElement("span");
-      span.className = cls;
-      span.textContent = text;
-      output.append(span);
+    if (!tail || tail.cls !== cls) {
+      const segment = document.createElement("span");
+      segment.className = `out-segment${cls ? ` ${cls}` : ""}`;
+      output.append(segment);
+      tail = { segment, cls, block: null, length: 0 };
+    }
+    while (text) {
+      if (!tail.block || (tail.length >= BLOCK && tail.endsLine)) {
+        tail.block = document.createElement("span");
+        tail.block.className = "out-block";
+        tail.block.append(document.createTextNode(""));
+        tail.segment.append(tail.block);
+        tail.length = 0;
+      }
+      // Fill this block to BLOCK characters, then to the end of that line.
+      const cut = text.length <= BLOCK - tail.length ? -1 : text.indexOf("\n", Math.max(0, BLOCK - tail.length - 1));
+      const part = cut < 0 ? text : text.slice(0, cut + 1);
+      tail.block.firstChild.appendData(part);
+      tail.length += part.length;
+      tail.endsLine = part.endsWith("\n");
+      text = text.slice(part.length);
     }
     if (follow && !frame) frame = requestAnimationFrame(scrollToEnd);
   }
@@ -99,14 +187,29 @@ export function createMessages({ onProblemClick }) {
 
   return {
     clear() {
+      if (drawFrame) cancelAnimationFrame(drawFrame);
+      drawFrame = 0;
+      pending = [];
+      pendingChars = 0;
+      delete output.dataset.pending;
+      for (const resolve of waiters.splice(0)) resolve();
       output.replaceChildren();
+      tail = null;
       written = 0;
       truncated = false;
     },
-    stdout: (text) => append(text, ""),
-    stderr: (text) => append(text, "stderr"),
-    // The page's own notes are never cut off by the cap.
-    note: (text) => write(text.endsWith("\n") ? text : `${text}\n`, "note"),
+    stdout: (text) => queue(text, ""),
+    stderr: (text) => queue(text, "stderr"),
+    /** The worker's notes ("output truncated…"): in order with the output, never cut off. */
+    workerNote: (text) => queue(text, "note"),
+    // The page's own notes are never cut off by the cap; they come after what is queued.
+    note(text) {
+      queue(text.endsWith("\n") ? text : `${text}\n`, "note");
+      settle();
+    },
+    settle,
+    /** Resolves once everything queued is drawn. */
+    drained: () => (pending.length ? new Promise((resolve) => waiters.push(resolve)) : Promise.resolve()),
     setProblems,
   };
 }

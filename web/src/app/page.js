@@ -44,7 +44,11 @@ export async function startPage(client) {
       if (!busy || state === "error") setStatus(state);
       if (state === "error" && message) messages.stderr(`${message}\n`);
     },
-    onOutput: (stream, text) => (stream === "stderr" ? messages.stderr(text) : messages.stdout(text)),
+    onOutput(stream, text) {
+      if (stream === "stderr") messages.stderr(text);
+      else if (stream === "note") messages.workerNote(text);
+      else messages.stdout(text);
+    },
     onIdleCrash: (message) =>
       messages.note(`the runtime stopped unexpectedly (${message}). A fresh one was started; your code is unchanged.`),
   };
@@ -146,6 +150,7 @@ export async function startPage(client) {
     const stream = streamTraces();
     const outcome = await client.run(editor.text(), filename(), { onTrace: stream.add });
     stream.end();
+    messages.settle(); // the run's last lines show at once (a flood's backlog draws over frames)
     busy = false;
     runButton.disabled = false;
     stopButton.disabled = true;

@@ -151,6 +151,7 @@ export function createSimView(container, opts = {}) {
         ul.append(li);
       }
       s.append(ul);
+      if (sim.warnings_dropped) s.append(el("p", "nkp-sim-more", `${sim.warnings_dropped} more simulator warnings were not kept`));
       block.append(s);
     }
     if (sim.comparisons && sim.comparisons.length) {
@@ -166,14 +167,19 @@ export function createSimView(container, opts = {}) {
       s.append(row);
       block.append(s);
     }
-    if (sim.prints && sim.prints.length) {
+    const prints = sim.prints || [];
+    if (prints.length || sim.prints_dropped) {
       const s = section("device_print", "nkp-sim-prints");
-      for (const p of sim.prints) {
+      for (const p of prints) {
         const line = el("div", "nkp-sim-print");
         line.append(el("pre", "nkp-sim-print-text", p.text));
         const src = sourceButton(p);
         if (src) line.append(src);
         s.append(line);
+      }
+      // The simulator keeps the first prints of a run only (a print in a long loop).
+      if (sim.prints_dropped) {
+        s.append(el("p", "nkp-sim-more", `${sim.prints_dropped} more device_print outputs were not kept (the first ${prints.length} are above)`));
       }
       block.append(s);
     }
