@@ -14,7 +14,7 @@ const layoutOf = (page) =>
   }));
 
 describe("share links", () => {
-  test("Copy link restores code, example and layout in a fresh profile, over its saved state", async () => {
+  test("Copy link restores code, file and layout in a fresh profile, over its saved state", async () => {
     const a = pg.browser;
     const page = await openPage(a.context, pg.server.url);
     await page.waitForSelector("html[data-editor-ready]");
@@ -41,7 +41,9 @@ describe("share links", () => {
     await other.reload(); // a real load of the link, not a same-document hash change
     await other.waitForSelector("html[data-editor-ready]");
     expect(await getCode(other)).toBe(code);
-    expect(await other.inputValue("#examples")).toBe("softmax");
+    // The edited example is the user's file now (issue 14): the link opens it under that name.
+    expect(await other.inputValue("#examples")).toBe("file:kernel.py");
+    expect(await other.textContent("#filename")).toBe("kernel.py");
     expect(await layoutOf(other)).toEqual(layout);
     expect(await other.isHidden("#notice")).toBe(true);
     await screenshot(other, "page-shared");

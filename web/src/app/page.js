@@ -6,13 +6,15 @@ import { createLayout } from "./layout.js";
 import { createMessages } from "./messages.js";
 import { setupTheme, setupTimeLimit } from "./settings.js";
 import { setStatus } from "./status.js";
-import { debounce, defaultState, loadSaved, sanitizeState, save } from "./state.js";
+import { adoptCode, DEFAULT_FILE, touch, uniqueName } from "./files.js";
+import { createFilePicker } from "./file-picker.js";
+import { debounce, defaultState, fileName, linkState, loadSaved, sanitizeState, save } from "./state.js";
 import { createViews } from "./views.js";
 import { simulatorDiagnostics } from "../editor/diagnostics.js";
 import { createEditor } from "../editor/editor.js";
 import { adoptStyle } from "../adopt-style.js";
 import editorCss from "./editor.css?inline";
-import { examples, findExample } from "../editor/examples.js";
+import { findExample } from "../editor/examples.js";
 import { decodeState, encodeState } from "../share/codec.js";
 
 const $ = (id) => document.getElementById(id);
@@ -66,12 +68,12 @@ export async function startPage(client) {
     showNotice(`This link could not be opened: ${err.message}. Showing your saved code instead.`);
   }
 
-  const filename = () => `${state.example ?? "kernel"}.py`;
+  const filename = () => fileName(state);
 
   const persist = debounce(async () => {
     save(state);
     try {
-      history.replaceState(null, "", `#${await encodeState(state)}`);
+      history.replaceState(null, "", `#${await encodeState(linkState(state))}`);
     } catch {
       // CompressionStream missing (very old browser): the link just is not kept in sync
     }
@@ -89,6 +91,8 @@ export async function startPage(client) {
     doc: state.code,
     onChange(text) {
       state.code = text;
+      if (state.example === null) state.files[state.current].code = text;
+      else if (text !== findExample(state.example)?.source) forkExample(text);
       persist();
     },
     onRun: () => run(),
@@ -104,24 +108,35 @@ export async function startPage(client) {
     },
   });
 
-  // Examples menu.
-  const select = $("examples");
-  const custom = new Option("(your code)", "");
-  select.append(custom, ...examples.map((e) => Object.assign(new Option(e.name, e.name), { title: e.title })));
-  function showExample() {
-    select.value = state.example ?? "";
-    $("filename").textContent = filename();
+  // Files: an example is shown as it is; the first edit makes it the user's file (files.js).
+  function forkExample(text) {
+    const { files, index, dropped } = adoptCode(state.files, text, DEFAULT_FILE);
+    Object.assign(state, { files, current: index, example: null });
+    if (dropped) showNotice(`Your file list is full: ${dropped.name}, used longest ago, was removed.`);
+    picker.render();
   }
-  select.addEventListener("change", () => {
-    const example = findExample(select.value);
-    if (!example) return;
-    state.example = example.name;
-    editor.setText(example.source); // one undo step: Ctrl+Z brings the previous text back
-    showExample();
-    views.clear();
-    persist();
+  const picker = createFilePicker({
+    getState: () => state,
+    onPick(pick) {
+      if (pick.example !== undefined) {
+        const example = findExample(pick.example);
+        Object.assign(state, { example: example.name, current: null, code: example.source });
+      } else {
+        const { files, index } = touch(state.files, pick.file);
+        Object.assign(state, { files, current: index, example: null, code: files[index].code });
+      }
+      editor.setText(state.code); // one undo step: Ctrl+Z brings the previous text back
+      picker.render();
+      views.clear();
+      persist();
+    },
+    onRename(name) {
+      if (uniqueName(state.files, name, state.current) !== name) return `You already have a file named ${name}.`;
+      state.files[state.current].name = name;
+      persist();
+      return null;
+    },
   });
-  showExample();
 
   // Running.
   const runButton = $("run");
@@ -253,7 +268,7 @@ export async function startPage(client) {
 
   // Sharing.
   $("copy-link").addEventListener("click", async () => {
-    const url = `${location.href.split("#")[0]}#${await encodeState(state)}`;
+    const url = `${location.href.split("#")[0]}#${await encodeState(linkState(state))}`;
     history.replaceState(null, "", url);
     try {
       await navigator.clipboard.writeText(url);
@@ -270,7 +285,7 @@ export async function startPage(client) {
       state = sanitizeState(shared, state);
       editor.setText(state.code);
       layout.apply(state.layout);
-      showExample();
+      picker.render();
       views.clear();
     } catch (err) {
       showNotice(`This link could not be opened: ${err.message}. Your code is unchanged.`);

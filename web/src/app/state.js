@@ -1,7 +1,9 @@
-// The page state that survives a reload and travels in a share link: the code, the example it
-// came from, and the pane layout. One shape, sanitized on every way in (storage, URL hash), so
-// the rest of the page never sees a malformed state.
+// The page state that survives a reload: the code in the editor, the example it is (unchanged)
+// or else the user's file it is (files.js), the user's files, and the pane layout. A share link
+// carries the code, its example or file name, and the layout. One shape, sanitized on every way
+// in (storage, URL hash), so the rest of the page never sees a malformed state.
 import { DEFAULT_EXAMPLE, findExample } from "../editor/examples.js";
+import { DEFAULT_FILE, adoptCode, sanitizeFiles } from "./files.js";
 
 const STORAGE_KEY = "nki-playground:state";
 const LEGACY_SOURCE_KEY = "nki-playground:source"; // the first page kept only the source here
@@ -11,18 +13,43 @@ export const BOTTOM_TABS = ["output", "problems"];
 
 export const DEFAULT_LAYOUT = Object.freeze({ top: "ir", bottom: "output", splitX: 0.5, splitY: 0.68 });
 
+/**
+ * {code, example, files, current, layout}: `example` names the example shown unchanged, else
+ * null and `files[current]` is the user's file the editor shows (its `code` is `code`).
+ */
 export function defaultState() {
   const example = findExample(DEFAULT_EXAMPLE);
-  return { code: example?.source ?? "", example: example?.name ?? null, layout: { ...DEFAULT_LAYOUT } };
+  return {
+    code: example?.source ?? "",
+    example: example?.name ?? null,
+    files: [],
+    current: null,
+    layout: { ...DEFAULT_LAYOUT },
+  };
 }
 
-/** A valid state from anything (missing or wrong fields take their defaults). */
+/**
+ * A valid state from anything (missing or wrong fields take their defaults). A state without
+ * `files` (a share link, an older saved state) keeps `fallback`'s files, and its code, unless
+ * it is an example's text unchanged, becomes one of them (named `raw.file`).
+ */
 export function sanitizeState(raw, fallback = defaultState()) {
   const s = raw && typeof raw === "object" ? raw : {};
   const layout = s.layout && typeof s.layout === "object" ? s.layout : {};
+  const code = typeof s.code === "string" ? s.code : fallback.code;
+  // An example is what the editor shows only while its text is the example's own.
+  const example = typeof s.example === "string" && findExample(s.example)?.source === code ? s.example : null;
+  let files = Array.isArray(s.files) ? sanitizeFiles(s.files) : fallback.files ?? [];
+  let current = null;
+  if (example === null) {
+    if (Number.isInteger(s.current) && files[s.current]?.code === code) current = s.current;
+    else ({ files, index: current } = adoptCode(files, code, typeof s.file === "string" ? s.file : DEFAULT_FILE));
+  }
   return {
-    code: typeof s.code === "string" ? s.code : fallback.code,
-    example: typeof s.example === "string" && findExample(s.example) ? s.example : null,
+    code,
+    example,
+    files,
+    current,
     layout: {
       top: TOP_TABS.includes(layout.top) ? layout.top : DEFAULT_LAYOUT.top,
       bottom: BOTTOM_TABS.includes(layout.bottom) ? layout.bottom : DEFAULT_LAYOUT.bottom,
@@ -30,6 +57,17 @@ export function sanitizeState(raw, fallback = defaultState()) {
       splitY: fraction(layout.splitY, DEFAULT_LAYOUT.splitY),
     },
   };
+}
+
+/** The name the code runs under: the example's file, or the user's file's name. */
+export function fileName(state) {
+  if (state.example !== null) return findExample(state.example)?.file ?? DEFAULT_FILE;
+  return state.files[state.current]?.name ?? DEFAULT_FILE;
+}
+
+/** What a share link carries: the code, its example or file name, the layout. */
+export function linkState(state) {
+  return { code: state.code, example: state.example, file: state.example === null ? fileName(state) : undefined, layout: state.layout };
 }
 
 function fraction(value, fallback) {

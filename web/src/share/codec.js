@@ -32,7 +32,8 @@ const inflate = (bytes) => through(bytes, new DecompressionStream("deflate-raw")
 
 /** version -> payload -> plain state object (before sanitizing). */
 const DECODERS = {
-  // v1: JSON {code, example, layout} as UTF-8, deflate-raw, base64url.
+  // v1: JSON {code, example, layout, file?} as UTF-8, deflate-raw, base64url (`file`, the user's
+  // file name, since issue 14; older links have none and open as "kernel.py").
   v1: async (payload) => {
     const json = new TextDecoder("utf-8", { fatal: true }).decode(await inflate(fromBase64Url(payload)));
     return JSON.parse(json);
@@ -41,7 +42,7 @@ const DECODERS = {
 
 /** `v1/…` for a state (without the leading '#'). */
 export async function encodeState(state) {
-  const json = JSON.stringify({ code: state.code, example: state.example, layout: state.layout });
+  const json = JSON.stringify({ code: state.code, example: state.example, layout: state.layout, file: state.file });
   return `${CURRENT}/${toBase64Url(await deflate(new TextEncoder().encode(json)))}`;
 }
 
