@@ -3,7 +3,7 @@
 import { Text } from "@codemirror/state";
 import { describe, expect, test } from "vitest";
 
-import { rangeOf, simulatorDiagnostics, toLintDiagnostics } from "../../web/src/editor/diagnostics.js";
+import { checkDiagnostics, isNotice, rangeOf, simulatorDiagnostics, toLintDiagnostics } from "../../web/src/editor/diagnostics.js";
 
 const doc = Text.of(["import neuronxcc.nki.language as nl", "", "if True:", "    nl.load(None)", "x = (1 +"]);
 const text = (r) => doc.sliceString(r.from, r.to);
@@ -80,5 +80,25 @@ describe("simulator warnings", () => {
   test("a warning without a position or code keeps its nulls", () => {
     const [d] = simulatorDiagnostics([{ warnings: [{ message: "m", file: null, line: null, col: null }] }]);
     expect(d).toMatchObject({ line: null, col: null, code: null, rendered: "warning: m\n" });
+  });
+});
+
+describe("failed checks and the playground's notes", () => {
+  const check = (ok, line, err = 2) => ({ label: "np.allclose(out, ref)", ok, max_abs_err: err, file: "kernel.py", line, col: 7 });
+
+  test("a failed comparison is an error at its line; passing ones and lines with an error are not", () => {
+    const sims = [{ comparisons: [check(true, 3), check(false, 5), check(false, 5), check(false, 9, 0.125)] }];
+    const raised = { severity: "error", file: "/x/kernel.py", line: 9, col: 1 };
+    const out = checkDiagnostics(sims, [raised]);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ severity: "error", file: "kernel.py", line: 5, col: 7, code: null });
+    expect(out[0].message).toBe("check failed: expected and actual differ (max abs error 2); see the Simulation pane");
+    expect(checkDiagnostics([{ comparisons: [{ ...check(false, 2), max_abs_err: null }] }])[0].message).toContain("shapes differ");
+  });
+
+  test("the playground's own notes are not problems", () => {
+    expect(isNotice({ severity: "warning", message: "nki-playground: no Neuron device here; 'k' (auto) runs on the simulator" })).toBe(true);
+    expect(isNotice({ severity: "warning", message: "shadowing local tensor" })).toBe(false);
+    expect(isNotice({ severity: "error", message: "nki-playground: cannot read x" })).toBe(false);
   });
 });

@@ -26,6 +26,14 @@ function lineCount(text) {
   return n;
 }
 
+/** "2 errors, 1 warning" (the Problems badge's title). */
+function problemSummary(diagnostics) {
+  const errors = diagnostics.filter((d) => d.severity !== "warning").length;
+  const warnings = diagnostics.length - errors;
+  const part = (n, word) => (n ? `${n} ${word}${n > 1 ? "s" : ""}` : "");
+  return [part(errors, "error"), part(warnings, "warning")].filter(Boolean).join(", ");
+}
+
 export function createMessages({ onProblemClick }) {
   const output = document.getElementById("output");
   const list = document.getElementById("problems");
@@ -150,6 +158,9 @@ export function createMessages({ onProblemClick }) {
   function setProblems(diagnostics) {
     list.replaceChildren();
     count.textContent = diagnostics.length ? String(diagnostics.length) : "";
+    // Red when something is wrong; warnings alone are amber.
+    count.className = `badge ${diagnostics.some((d) => d.severity !== "warning") ? "error" : "warning"}`;
+    count.title = problemSummary(diagnostics);
     for (const d of diagnostics) {
       const li = document.createElement("li");
       li.className = `problem ${d.severity === "warning" ? "warning" : "error"}`;

@@ -10,7 +10,7 @@ import { adoptCode, DEFAULT_FILE, touch, uniqueName } from "./files.js";
 import { createFilePicker } from "./file-picker.js";
 import { debounce, defaultState, fileName, linkState, loadSaved, sanitizeState, save } from "./state.js";
 import { createViews } from "./views.js";
-import { simulatorDiagnostics } from "../editor/diagnostics.js";
+import { checkDiagnostics, isNotice, simulatorDiagnostics } from "../editor/diagnostics.js";
 import { createEditor } from "../editor/editor.js";
 import { adoptStyle } from "../adopt-style.js";
 import editorCss from "./editor.css?inline";
@@ -146,6 +146,14 @@ export async function startPage(client) {
 
   let lastResult = null;
 
+  /** The Simulation tab's badge: how many kernels were simulated, red when a check failed. */
+  function showSimCount(simulated, failedChecks) {
+    const badge = $("sim-count");
+    badge.textContent = simulated ? String(simulated) : "";
+    badge.className = `badge ${failedChecks ? "error" : "info"}`;
+    badge.title = failedChecks ? `${failedChecks} check${failedChecks > 1 ? "s" : ""} failed` : "";
+  }
+
   async function run() {
     if (client.running) {
       setStatus("running", "already running: wait for it or press Stop");
@@ -155,7 +163,7 @@ export async function startPage(client) {
     persist.flush();
     showNotice("");
     messages.clear();
-    $("sim-count").textContent = "";
+    showSimCount(0, 0);
     messages.setProblems([]);
     editor.setProblems([], filename());
     runButton.disabled = true;
@@ -177,13 +185,19 @@ export async function startPage(client) {
         // The final traces are authoritative; when they are what was streamed, the DOM stays.
         if (!sameTraces(stream.shown(), traces)) views.showTraces(traces);
         views.setSimulations(simulations);
-      // The Simulation tab says when there is something to look at.
-      $("sim-count").textContent = simulations.length ? String(simulations.length) : "";
+        // A failed check (np.allclose said False) is a failure of the run, at the check's line.
+        const checks = simulations.flatMap((sim) => sim.comparisons ?? []);
+        const failed = checkDiagnostics(simulations, diagnostics);
+        showSimCount(simulations.length, checks.filter((c) => !c.ok).length);
         // Simulator warnings (a read of never-written memory…) are problems of the source too.
-        const problems = [...diagnostics, ...simulatorDiagnostics(simulations)];
+        const problems = [...diagnostics.filter((d) => !isNotice(d)), ...failed, ...simulatorDiagnostics(simulations)];
         messages.setProblems(problems);
         editor.setProblems(problems, filename());
-        setStatus(exitCode === 0 ? "ready" : "error", exitCode === 0 ? "ready" : `error (exit code ${exitCode})`);
+        if (exitCode !== 0) setStatus("error", `error (exit code ${exitCode})`);
+        else if (failed.length) {
+          const bad = checks.filter((c) => !c.ok).length;
+          setStatus("failed", `check failed: ${bad} of ${checks.length} comparison${checks.length > 1 ? "s" : ""} (line ${failed[0].line ?? "?"})`);
+        } else setStatus("ready", "ready");
         break;
       }
       case "stopped": {

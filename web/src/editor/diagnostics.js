@@ -83,3 +83,50 @@ export function simulatorDiagnostics(simulations) {
   }
   return out;
 }
+
+/**
+ * The failed checks of a run (`simulations[i].comparisons` with `ok` false: an `np.allclose`
+ * that said False, a failed `assert_allclose`) as error diagnostics at the check's line, so a
+ * wrong kernel reads as a failure in the editor and the Problems list, not as a success. A line
+ * that already has an error (a failed assert raised one) is not listed twice.
+ */
+export function checkDiagnostics(simulations, diagnostics = []) {
+  const taken = new Set(diagnostics.filter((d) => d.severity === "error").map((d) => `${baseName(d.file ?? "")}:${d.line}`));
+  const out = [];
+  for (const sim of simulations ?? []) {
+    for (const c of sim.comparisons ?? []) {
+      const key = `${baseName(c.file ?? "")}:${c.line}`;
+      if (c.ok || taken.has(key)) continue;
+      taken.add(key);
+      const err = typeof c.max_abs_err === "number" ? `max abs error ${formatError(c.max_abs_err)}` : "shapes differ";
+      const message = `check failed: expected and actual differ (${err}); see the Simulation pane`;
+      out.push({
+        severity: "error",
+        file: c.file ?? null,
+        line: c.line ?? null,
+        col: c.col ?? null,
+        end_line: null,
+        end_col: null,
+        class: null,
+        message,
+        code: null,
+        rendered: `${c.file ?? ""}:${c.line ?? "?"}:${c.col ?? "?"}: error: ${message}\n`,
+      });
+    }
+  }
+  return out;
+}
+
+function formatError(v) {
+  if (!Number.isFinite(v)) return String(v);
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(5)));
+}
+
+/**
+ * The playground's own notes among a run's warnings ("nki-playground: no Neuron device here…",
+ * printed once per runtime): information about the playground, not a problem of the user's
+ * code. They stay in Output; the Problems list and the editor leave them out.
+ */
+export function isNotice(d) {
+  return d.severity === "warning" && typeof d.message === "string" && d.message.startsWith("nki-playground: ");
+}

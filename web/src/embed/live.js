@@ -6,7 +6,7 @@
 import { EditorState, StateEffect, Compartment } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 
-import { simulatorDiagnostics } from "../editor/diagnostics.js";
+import { simulatorDiagnostics, checkDiagnostics, isNotice } from "../editor/diagnostics.js";
 import { createEditor } from "../editor/editor.js";
 import editorCss from "./editor.css?inline";
 import liveCss from "./live.css?inline";
@@ -130,10 +130,15 @@ export async function mountLive(el, opts) {
     showTraces(traces);
     views.sim?.setSimulations(simulations);
     // Simulator warnings are marked in the source like the run's own warnings.
-    editor.setProblems([...diagnostics, ...simulatorDiagnostics(simulations)], filename);
+    const failed = checkDiagnostics(simulations, diagnostics);
+    editor.setProblems([...diagnostics.filter((d) => !isNotice(d)), ...failed, ...simulatorDiagnostics(simulations)], filename);
     // The rendered diagnostics are already in Output: the runtime wrote them to stderr.
     const errors = diagnostics.filter((d) => d.severity !== "warning");
-    if (exitCode === 0) {
+    if (exitCode === 0 && failed.length) {
+      // A wrong kernel: its check against the reference said False (issue 14).
+      setStatus("error", `check failed at line ${failed[0].line ?? "?"}: expected and actual differ`);
+      if (tabs.has("sim")) tabs.select("sim");
+    } else if (exitCode === 0) {
       setStatus("done", traces.length ? `traced ${traces.map((t) => t.kernel).join(", ")}` : "done (no kernel traced)");
       if (!traces.length && tabs.has("output")) tabs.select("output");
       else if (simulations.length && tabs.has("sim") && !tabs.has("ir")) tabs.select("sim");
