@@ -10,7 +10,7 @@ import { adoptCode, DEFAULT_FILE, touch, uniqueName } from "./files.js";
 import { createFilePicker } from "./file-picker.js";
 import { debounce, defaultState, fileName, linkState, loadSaved, sanitizeState, save } from "./state.js";
 import { createViews } from "./views.js";
-import { checkDiagnostics, isNotice, simulatorDiagnostics } from "../editor/diagnostics.js";
+import { checkDiagnostics, definedKernels, isNotice, simulatorDiagnostics } from "../editor/diagnostics.js";
 import { createEditor } from "../editor/editor.js";
 import { adoptStyle } from "../adopt-style.js";
 import editorCss from "./editor.css?inline";
@@ -27,6 +27,17 @@ function sameTraces(a, b) {
     a !== null &&
     a.length === b.length &&
     a.every((t, i) => t.kernel === b[i].kernel && t.irJson === b[i].irJson && t.text === b[i].text)
+  );
+}
+
+/** What to do when a file defines kernels but the run traced none of them. */
+function untracedNote(names) {
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  const k = names[0];
+  return (
+    `the script defines ${names.length === 1 ? "the kernel" : "the kernels"} ${list} but calls none, so nothing was traced. ` +
+    `Call one on NumPy arrays (e.g. ${k}(a, b) with np.ndarray inputs) to trace and simulate it, or trace it ` +
+    `without data: nki.trace_kernel(${k}, nt.tensor[[128, 512], nl.float32], …) with neuronxcc.nki.typing as nt.`
   );
 }
 
@@ -171,7 +182,8 @@ export async function startPage(client) {
     setStatus("running", client.state === "ready" ? "tracing…" : "running (waiting for the runtime to load…)");
     views.markStale();
     const stream = streamTraces();
-    const outcome = await client.run(editor.text(), filename(), { onTrace: stream.add });
+    const source = editor.text();
+    const outcome = { ...(await client.run(source, filename(), { onTrace: stream.add })), source };
     stream.end();
     messages.settle(); // the run's last lines show at once (a flood's backlog draws over frames)
     busy = false;
@@ -193,7 +205,13 @@ export async function startPage(client) {
         const problems = [...diagnostics.filter((d) => !isNotice(d)), ...failed, ...simulatorDiagnostics(simulations)];
         messages.setProblems(problems);
         editor.setProblems(problems, filename());
+        // A file that defines kernels and calls none (a library file, a published kernel):
+        // say what happened and what to do instead of showing blank panes.
+        const untraced = exitCode === 0 && !traces.length ? definedKernels(outcome.source) : [];
+        if (!traces.length) views.showEmpty(exitCode === 0 ? "none" : "failed");
+        if (untraced.length) messages.note(untracedNote(untraced));
         if (exitCode !== 0) setStatus("error", `error (exit code ${exitCode})`);
+        else if (untraced.length) setStatus("empty", "ran, but no kernel was traced (see Output)");
         else if (failed.length) {
           const bad = checks.filter((c) => !c.ok).length;
           setStatus("failed", `check failed: ${bad} of ${checks.length} comparison${checks.length > 1 ? "s" : ""} (line ${failed[0].line ?? "?"})`);

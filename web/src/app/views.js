@@ -12,6 +12,27 @@ import { createRegionView } from "../regions/region-view.js";
 import { createSimView } from "../sim/sim-view.js";
 import { ERRORS_PAGE } from "./messages.js";
 
+// What an empty pane says, by why it is empty: never run, the run traced no kernel, the run
+// failed before it traced one.
+const TRACE_HOWTO = "call a kernel on NumPy arrays, or trace it without data with nki.trace_kernel(kernel, nt.tensor[[128, 512], nl.float32], …)";
+const EMPTY = {
+  initial: {
+    ir: "Run the script (Run, or Ctrl+Enter): the IR of each kernel it traces shows here, linked to the source.",
+    regions: "Run the script: each traced kernel's scope regions (loops, allocations, branches) show here as nested boxes.",
+    sim: "Run the script: a kernel called on NumPy arrays (or through nki.simulate_kernel) is simulated, and its inputs, outputs, device_print output and checks show here.",
+  },
+  none: {
+    ir: `The last run traced no kernel, so there is no IR to show. To trace one, ${TRACE_HOWTO}.`,
+    regions: `The last run traced no kernel, so there are no regions. To trace one, ${TRACE_HOWTO}.`,
+    sim: "The last run simulated nothing: call a kernel on NumPy arrays (or use nki.simulate_kernel) to see its data here.",
+  },
+  failed: {
+    ir: "The last run failed before it traced a kernel: its error is in Problems and Output.",
+    regions: "The last run failed before it traced a kernel: its error is in Problems and Output.",
+    sim: "The last run failed before it simulated a kernel: its error is in Problems and Output.",
+  },
+};
+
 /**
  * @param {object} opts
  * @param {object} opts.editor  from createEditor.
@@ -23,6 +44,21 @@ export function createViews({ editor }) {
     sim: document.getElementById("panel-sim"),
   };
   const breadcrumb = document.getElementById("breadcrumb");
+  // The empty panes' notes (over the IR and region components, which stay mounted).
+  const notes = {};
+  for (const name of ["ir", "regions"]) {
+    notes[name] = document.createElement("p");
+    notes[name].className = "pane-empty";
+    notes[name].id = `empty-${name}`;
+  }
+  let emptyWhy = "initial";
+  function showEmpty(why) {
+    emptyWhy = why;
+    for (const [name, note] of Object.entries(notes)) {
+      note.textContent = why ? EMPTY[why][name] : "";
+      note.hidden = !why;
+    }
+  }
   let link = null;
   const linking = createLinking();
 
@@ -39,6 +75,10 @@ export function createViews({ editor }) {
     onSourceClick: (loc) => linking.sourceClick(loc),
     errorHref: (code) => ERRORS_PAGE + encodeURIComponent(code),
   });
+  panels.ir.append(notes.ir);
+  panels.regions.append(notes.regions);
+  showEmpty("initial");
+  simView.clear({ empty: EMPTY.initial.sim });
   linking.attach({
     editor,
     getLink: () => link,
@@ -85,6 +125,7 @@ export function createViews({ editor }) {
   function showTraces(traces) {
     link = traces.length ? createLinkIndex(traces) : null;
     irView.setTraces(traces, link); // the IR view reuses the index instead of building its own
+    if (traces.length) showEmpty(null);
     regionView.setTraces(traces, link);
     panels.ir.dataset.lines = String(traces.reduce((n, t) => n + (t.records?.length ?? 0), 0));
     setStale(["ir", "regions"], false);
@@ -101,7 +142,7 @@ export function createViews({ editor }) {
   }
 
   function setSimulations(simulations) {
-    simView.setSimulations(simulations);
+    simView.setSimulations(simulations, { empty: EMPTY[emptyWhy ?? "none"].sim });
     setStale(["sim"], false);
   }
 
@@ -114,6 +155,11 @@ export function createViews({ editor }) {
     /** Streamed traces (a run in flight) or a finished run's, when they differ from those shown. */
     showTraces,
     setSimulations,
+    /** The run is over and showed no kernel: "none" (it traced none) or "failed". */
+    showEmpty(why) {
+      showEmpty(why);
+      simView.clear({ empty: EMPTY[why].sim });
+    },
     /** A run started: what is shown is the previous run's until its results replace it. */
     markStale() {
       setStale(["ir", "regions", "sim"], true);
@@ -123,7 +169,8 @@ export function createViews({ editor }) {
       link = null;
       irView.clear();
       regionView.clear();
-      simView.clear();
+      showEmpty("initial");
+      simView.clear({ empty: EMPTY.initial.sim });
       panels.ir.dataset.lines = "0";
       renderBreadcrumb(linking.cursor);
     },

@@ -130,3 +130,24 @@ function formatError(v) {
 export function isNotice(d) {
   return d.severity === "warning" && typeof d.message === "string" && d.message.startsWith("nki-playground: ");
 }
+
+// `@nki.jit`, `@jit(...)`, `@nki.baremetal`, `@nki.benchmark(...)`, `@nki.profile`: the
+// decorators that make a kernel. Applies to both NKI front ends (`neuronxcc.nki` and `nki`).
+const KERNEL_DECORATOR = /^\s*@(?:[A-Za-z_][\w]*\.)*(?:jit|baremetal|benchmark|profile)\b/;
+
+/** Names of the kernels `source` defines (decorated functions), in order; a heuristic on text. */
+export function definedKernels(source) {
+  const names = [];
+  let decorated = false;
+  for (const line of String(source).split("\n")) {
+    if (KERNEL_DECORATOR.test(line)) decorated = true;
+    else if (decorated) {
+      const m = /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/.exec(line);
+      if (m) {
+        names.push(m[1]);
+        decorated = false;
+      } else if (/^[^\s@#)]/.test(line)) decorated = false; // not a decorator's continuation
+    }
+  }
+  return names;
+}

@@ -15,6 +15,8 @@ import "./sim-view.css"; // a shadow-root host imports "./sim-view.css?inline" i
  *          errorHref?: (code: string) => string}} [opts]
  *   `errorHref`: the errors-page URL of a warning's code; without it codes are shown unlinked.
  */
+const NO_SIMULATION = "No simulation in this run. Call the kernel on NumPy arrays (or nki.simulate_kernel) to see its data here.";
+
 export function createSimView(container, opts = {}) {
   const { onSourceClick = () => {}, errorHref = null } = opts;
   const doc = container.ownerDocument;
@@ -186,11 +188,12 @@ export function createSimView(container, opts = {}) {
     return block;
   }
 
-  function setSimulations(simulations) {
+  // `empty`: what the pane says when there is no simulation (the host knows why).
+  function setSimulations(simulations, { empty = NO_SIMULATION } = {}) {
     root.replaceChildren();
     const list = simulations || [];
     if (!list.length) {
-      root.append(el("p", "nkp-sim-empty", "No simulation in this run. Call the kernel on NumPy arrays (or nki.simulate_kernel) to see its data here."));
+      root.append(el("p", "nkp-sim-empty", empty));
       return;
     }
     for (const sim of list) root.append(simulationBlock(sim));
@@ -200,8 +203,8 @@ export function createSimView(container, opts = {}) {
   return {
     element: root,
     setSimulations,
-    clear() {
-      setSimulations([]);
+    clear(opts) {
+      setSimulations([], opts);
     },
     destroy() {
       root.remove();
