@@ -16,6 +16,7 @@ const BLOCK = 4 * 1024;
 // What one frame draws at most. Laying out new text costs ~5 µs a line here (each line is a box),
 // so a flood drawn at once froze the tab; drawn this way every frame stays short.
 const FRAME_CHARS = 64 * 1024;
+const LONG_BLOCKS = 16; // from this many blocks on, blocks off screen are skipped (style.css)
 const FRAME_LINES = 500; // to start with
 const MIN_FRAME_LINES = 100;
 const MAX_FRAME_LINES = 4000;
@@ -47,6 +48,7 @@ export function createMessages({ onProblemClick }) {
   let written = 0;
   let truncated = false;
   let tail = null; // {segment, cls, block, length, endsLine} of the last block written
+  let blocks = 0;
   let waiters = [];
 
   function queue(text, cls) {
@@ -128,6 +130,7 @@ export function createMessages({ onProblemClick }) {
       if (!tail.block || (tail.length >= BLOCK && tail.endsLine)) {
         tail.block = document.createElement("span");
         tail.block.className = "out-block";
+        if (++blocks === LONG_BLOCKS) output.dataset.long = "true";
         tail.block.append(document.createTextNode(""));
         tail.segment.append(tail.block);
         tail.length = 0;
@@ -205,6 +208,8 @@ export function createMessages({ onProblemClick }) {
       delete output.dataset.pending;
       for (const resolve of waiters.splice(0)) resolve();
       output.replaceChildren();
+      delete output.dataset.long;
+      blocks = 0;
       tail = null;
       written = 0;
       truncated = false;

@@ -119,8 +119,15 @@ export function createIrView(container, opts = {}) {
     el.append(gutter);
     const code = doc.createElement("span");
     code.className = "nkp-ir-code";
+    let loc = null;
     for (const t of tokensOf(i)) {
-      if (t.cls) {
+      if (t.cls === "loc") {
+        // The `@ file:line:col` column stays in view at the pane's right edge (ir-view.css),
+        // however long the line; the row's text is unchanged (it follows the code).
+        loc = doc.createElement("span");
+        loc.className = "nkp-ir-loc-col ir-loc";
+        loc.textContent = t.text;
+      } else if (t.cls) {
         const span = doc.createElement("span");
         span.className = `ir-${t.cls}`;
         span.textContent = t.text;
@@ -137,6 +144,7 @@ export function createIrView(container, opts = {}) {
       code.append(more);
     }
     el.append(code);
+    if (loc) el.append(loc);
     decorate(el, i);
     return el;
   }
