@@ -10,7 +10,7 @@ const SPARE_DELAY_MS = 1000;
 
 /**
  * @typedef {{kind: "done", result: object, elapsedMs: number}
- *   | {kind: "stopped", reason: "stop" | "timeout", elapsedMs: number}
+ *   | {kind: "stopped", reason: "stop" | "timeout", started: boolean, elapsedMs: number}
  *   | {kind: "crashed", message: string, elapsedMs: number}
  *   | {kind: "failed", message: string, elapsedMs: number}
  *   | {kind: "busy"}} RunOutcome
@@ -101,6 +101,9 @@ export function createWorkerClient({
     const next = spare ?? spawn();
     spare = null;
     activate(next);
+    // The spare was used: the next one boots now (a second Stop soon after the first is common),
+    // not after the usual delay that keeps a first boot's spare off the first run.
+    if (warmSpare && !spare && next.state === "ready") spare = spawn();
   }
 
   function post() {
@@ -118,11 +121,16 @@ export function createWorkerClient({
     current.resolve({ ...outcome, elapsedMs });
   }
 
-  /** Ends the run in flight by replacing the worker. */
+  /**
+   * Ends the run in flight by replacing the worker. A run still waiting for the runtime to boot
+   * is only dropped: the booting worker is innocent, and replacing it would start the boot over
+   * ("starting Python…" for seconds instead of the ready that was on its way).
+   */
   function stop(reason = "stop") {
     if (!run) return false;
-    finish({ kind: "stopped", reason });
-    replaceActive();
+    const posted = run.posted;
+    finish({ kind: "stopped", reason, started: posted });
+    if (posted) replaceActive();
     return true;
   }
 

@@ -67,6 +67,17 @@ async function boot() {
     stdout: (text) => output.write("stdout", text),
     stderr: (text) => output.write("stderr", text),
   });
+  // breakpoint() would start pdb, which reads a keyboard the worker does not have ("(Pdb)",
+  // then OSError: [Errno 29] I/O error). Say so instead, and let the script go on.
+  runtime.pyodide.runPython(`
+import sys
+def _nki_breakpoint(*args, **kwargs):
+    sys.stderr.write("nki-playground: breakpoint(): the Python debugger is not available in the "
+                     "browser (a running script gets no keyboard input); the script goes on. Show "
+                     "values with print() (nl.device_print() inside a simulated kernel), or run the "
+                     "file with the CLI: npx nki-playground run FILE.py\\n")
+sys.breakpointhook = _nki_breakpoint
+del _nki_breakpoint`);
   // Said once per boot: a page that boots slower than it should says why.
   if (!runtime.snapshot.used) {
     const skipped = cacheError ?? runtime.pythonCache.skipped;

@@ -41,9 +41,14 @@ function untracedNote(names) {
   );
 }
 
-function showNotice(text) {
-  notice.textContent = text;
+// The notice floats over the page (it never pushes the workspace down). A transient one ("Link
+// copied.") goes away by itself; one the reader must act on stays until dismissed.
+let noticeTimer = 0;
+function showNotice(text, { transient = false } = {}) {
+  clearTimeout(noticeTimer);
+  $("notice-text").textContent = text;
   notice.hidden = !text;
+  if (text && transient) noticeTimer = setTimeout(() => (notice.hidden = true), 3000);
 }
 
 /**
@@ -152,7 +157,7 @@ export async function startPage(client) {
   // Running.
   const runButton = $("run");
   const stopButton = $("stop");
-  setupTimeLimit($("time-limit"), (ms) => (client.timeLimitMs = ms));
+  const timeLimit = setupTimeLimit($("time-limit"), (ms) => (client.timeLimitMs = ms));
   setupTheme($("theme"));
 
   let lastResult = null;
@@ -174,6 +179,8 @@ export async function startPage(client) {
     persist.flush();
     showNotice("");
     messages.clear();
+    const limitProblem = timeLimit.check();
+    if (limitProblem) messages.note(limitProblem);
     showSimCount(0, 0);
     messages.setProblems([]);
     editor.setProblems([], filename());
@@ -223,6 +230,12 @@ export async function startPage(client) {
           outcome.reason === "timeout"
             ? `the script did not finish within the time limit (${client.timeLimitMs / 1000} s; change it in the toolbar)`
             : "stopped by you";
+        if (outcome.started === false) {
+          // Stopped while it waited for the runtime: the runtime keeps booting, nothing ran.
+          messages.note("stopped before it started (the runtime was still loading); your code is unchanged.");
+          setStatus("stopped", "stopped; the runtime is still starting…");
+          break;
+        }
         messages.note(
           `stopped after ${seconds} s: ${why}. A fresh Python runtime replaced the old one; your code is unchanged.`,
         );
@@ -246,7 +259,7 @@ export async function startPage(client) {
         break;
     }
     // A replaced worker still booting (no warm spare yet): say so; its "ready" replaces this.
-    if (outcome.kind !== "done" && client.state !== "ready") {
+    if (outcome.kind !== "done" && outcome.started !== false && client.state !== "ready") {
       setStatus(status.dataset.state, `${status.textContent}; starting a fresh runtime…`);
     }
   }
@@ -288,6 +301,7 @@ export async function startPage(client) {
     };
   }
 
+  $("notice-close").addEventListener("click", () => showNotice(""));
   runButton.addEventListener("click", run);
   stopButton.addEventListener("click", () => client.stop());
   // Ctrl/Cmd+Enter anywhere on the page (the editor binds it too).
@@ -304,7 +318,7 @@ export async function startPage(client) {
     history.replaceState(null, "", url);
     try {
       await navigator.clipboard.writeText(url);
-      showNotice("Link copied.");
+      showNotice("Link copied.", { transient: true });
     } catch {
       showNotice(`Copy this link: ${url}`);
     }

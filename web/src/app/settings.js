@@ -38,16 +38,31 @@ export function setupTheme(button) {
   apply();
 }
 
-/** The time limit input (seconds); calls onChange(ms) now and on every valid change. */
-export function setupTimeLimit(input, onChange) {
+/**
+ * The time limit input (seconds, 1–600); calls onChange(ms) now and on every valid change. A
+ * value out of range (0, -5, empty, 1000) is marked invalid with a message saying which limit
+ * runs keep instead; `check()` returns that message while the field is invalid (else null).
+ */
+export function setupTimeLimit(input, onChange, error = document.getElementById("time-limit-error")) {
   const saved = Number(read(LIMIT_KEY));
   if (saved >= 1 && saved <= 600) input.value = String(saved);
+  let inUse = 10;
+  const valid = () => input.value.trim() !== "" && input.validity.valid && Number(input.value) >= 1 && Number(input.value) <= 600;
+  const problem = () => (valid() ? null : `The time limit is a whole number of seconds from 1 to 600; runs keep ${inUse} s.`);
   const apply = () => {
-    const seconds = Number(input.value);
-    if (!(seconds >= 1 && seconds <= 600)) return;
-    write(LIMIT_KEY, String(seconds));
-    onChange(seconds * 1000);
+    const message = problem();
+    if (message) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+    error.textContent = message ?? "";
+    error.hidden = !message;
+    if (message) return;
+    inUse = Number(input.value);
+    write(LIMIT_KEY, String(inUse));
+    onChange(inUse * 1000);
   };
   input.addEventListener("change", apply);
+  // While typing, a value that became valid applies at once (an error shows on change only).
+  input.addEventListener("input", () => valid() && apply());
   apply();
+  return { check: problem };
 }
