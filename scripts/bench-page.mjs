@@ -152,8 +152,7 @@ const f = (ms) => `${Math.round(ms)} ms`;
 
 function pageBytes() {
   const html = readFileSync(join(SITE, "index.html"));
-  // views-test is the components' own test page, not part of the playground.
-  const assets = readdirSync(join(SITE, "assets")).filter((n) => /\.(js|css)$/.test(n) && !/^views-test/.test(n));
+  const assets = readdirSync(join(SITE, "assets")).filter((n) => /\.(js|css)$/.test(n));
   const files = [["index.html", html], ...assets.map((n) => [n, readFileSync(join(SITE, "assets", n))])];
   return files.map(([name, bytes]) => ({ name, raw: bytes.length, gzip: gzipSync(bytes).length }));
 }

@@ -1,5 +1,5 @@
 // Figures for the view components in Chromium (issue 5: "scroll/render of a 20,000-line IR:
-// time to first render ≤ 300 ms"). Needs the built site (build/site/views-test.html).
+// time to first render ≤ 300 ms"). Needs build/views-test/ (`npm run build`).
 //
 //   node scripts/bench-views.mjs        prints a Markdown table
 //
@@ -12,7 +12,7 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 
 import { createNodeRuntime } from "../runtime/node.mjs";
-import { launchProfile, serveSite } from "./chromium.mjs";
+import { VIEWS_TEST_SITE, launchProfile, serveSite } from "./chromium.mjs";
 
 const BIG = fileURLToPath(new URL("../tests/browser/fixtures/big_ir.py", import.meta.url));
 const RUNS = 7;
@@ -24,7 +24,7 @@ const runtime = await createNodeRuntime({ stdout: () => {}, stderr: () => {} });
 const { traces } = runtime.runSource(readFileSync(BIG, "utf8"), { filename: "big_ir.py" });
 const lineCount = traces.reduce((n, t) => n + t.records.length, 0);
 
-const server = await serveSite({ needs: ["views-test.html"] });
+const server = await serveSite({ root: VIEWS_TEST_SITE, needs: ["views-test.html"] });
 const browser = await launchProfile({ viewport: { width: 1280, height: 1100 } });
 try {
   const page = await browser.context.newPage();

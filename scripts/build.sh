@@ -32,5 +32,7 @@ step "bundle python" node scripts/bundle-python.mjs
 step "site" node node_modules/vite/bin/vite.js build --config web/vite.config.js --logLevel warn
 step "embed element + docs demo" node scripts/build-embed.mjs
 step "docs pages" node scripts/build-docs.mjs
+step "view components test page" node node_modules/vite/bin/vite.js build --config web/vite.views-test.config.js --logLevel warn
 # After the site (which empties build/site); kept when the Python sources and Pyodide are unchanged.
 step "memory snapshot" node scripts/make-snapshot.mjs
+

@@ -15,6 +15,8 @@ import { chromium } from "playwright-core";
 import { serve } from "./serve.mjs";
 
 export const SITE = fileURLToPath(new URL("../build/site/", import.meta.url));
+/** The view components' test page (web/vite.views-test.config.js), not part of the site. */
+export const VIEWS_TEST_SITE = fileURLToPath(new URL("../build/views-test/", import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const CHROMIUM_FLAGS = [
   "--headless",

@@ -22,7 +22,8 @@ export default defineConfig({
     target: "es2022",
     outDir: here("../build/site"),
     emptyOutDir: true,
-    rollupOptions: { input: { main: here("./index.html"), "views-test": here("./views-test.html") } },
+    // views-test.html is built apart (vite.views-test.config.js): the site does not ship it.
+    rollupOptions: { input: { main: here("./index.html") } },
   },
   worker: { format: "es" },
   optimizeDeps: { exclude: ["pyodide"] },

@@ -8,9 +8,9 @@ import { fileURLToPath } from "node:url";
 
 import { afterAll, beforeAll, expect } from "vitest";
 
-import { SITE, launchChromium, launchProfile, serveSite } from "../../scripts/chromium.mjs";
+import { SITE, VIEWS_TEST_SITE, launchChromium, launchProfile, serveSite } from "../../scripts/chromium.mjs";
 
-export { SITE, launchChromium };
+export { SITE, VIEWS_TEST_SITE, launchChromium };
 export const SCREENSHOTS = fileURLToPath(new URL("../../build/screenshots/", import.meta.url));
 
 /** Serves build/site (or `root`) on a free port once `needs` are built: {url, server, close()}. */

@@ -41,8 +41,8 @@ describe.each(["light", "dark"])("%s", (scheme) => {
     const widest = await page.evaluate(() => Math.max(...window.nkiPlayground.views.irLineTexts().map((t) => t.length)));
     expect(widest).toBeGreaterThan(130);
     expect(await overflowing(page, "#bottom-group, #output .out-block", "#panel-output")).toEqual([]);
-    expect(await overflowing(page, "#panel-ir .nkp-ir-loc-col", "#panel-ir")).toEqual([]);
-    expect(await page.locator("#panel-ir .nkp-ir-loc-col").count()).toBeGreaterThan(5);
+    expect(await overflowing(page, "#panel-ir .nkp-ir-code > .ir-loc", "#panel-ir")).toEqual([]);
+    expect(await page.locator("#panel-ir .nkp-ir-code > .ir-loc").count()).toBeGreaterThan(5);
     await screenshot(page, `layout-long-lines-${scheme}`);
     await page.click("#tab-problems");
     expect(await overflowing(page, "#problems li", "#panel-problems")).toEqual([]);

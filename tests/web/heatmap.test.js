@@ -50,3 +50,33 @@ describe("heatmap maths", () => {
     expect(fmt(null)).toBe("–");
   });
 });
+
+describe("slices and .npy files", () => {
+  it("a slice keeps the picked planes, names them and maps elements back to the whole tensor", async () => {
+    const { sliceOf } = await import("../../web/src/sim/heatmap.js");
+    const data = Float32Array.from({ length: 2 * 3 * 2 * 2 }, (_, i) => i);
+    const all = sliceOf(data, [2, 3, 2, 2], [null, null], "t");
+    expect(all.data).toBe(data);
+    const one = sliceOf(data, [2, 3, 2, 2], [1, null], "t");
+    expect(one.shape).toEqual([3, 2, 2]);
+    expect(one.label).toBe("t[1, :, :, :]");
+    expect([...one.data]).toEqual(Array.from({ length: 12 }, (_, i) => 12 + i));
+    expect(one.indexOf(5)).toEqual([1, 1, 0, 1]);
+    const plane = sliceOf(data, [2, 3, 2, 2], [0, 2], "t");
+    expect(plane.shape).toEqual([2, 2]);
+    expect([...plane.data]).toEqual([8, 9, 10, 11]);
+  });
+
+  it("writes NumPy's .npy header and the values in the tensor's own dtype", async () => {
+    const { toNpy, npyDtype } = await import("../../web/src/sim/npy.js");
+    const bytes = toNpy(Float32Array.from([1, 2, 3, 4, 5, 6]), [2, 3], "int32");
+    const len = bytes[8] | (bytes[9] << 8);
+    expect((10 + len) % 64).toBe(0);
+    const header = new TextDecoder().decode(bytes.subarray(10, 10 + len));
+    expect(header).toMatch(/^\{'descr': '<i4', 'fortran_order': False, 'shape': \(2, 3\), \} *\n$/);
+    expect([...new Int32Array(bytes.slice(10 + len).buffer)]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(npyDtype("bfloat16")).toBe("float32");
+    const vec = new TextDecoder().decode(toNpy(Float32Array.from([1]), [1]).subarray(10, 64));
+    expect(vec).toContain("'shape': (1,)");
+  });
+});

@@ -115,7 +115,7 @@ export async function startPage(client) {
     onCursorLine: (line) => views?.onCursorLine(line),
     onHoverLine: (line) => views?.onHoverLine(line),
   });
-  const views = createViews({ editor });
+  const views = createViews({ editor, fileName: () => filename() });
   const layout = createLayout({
     layout: state.layout,
     onChange(next) {

@@ -9,8 +9,10 @@ import { createIrView } from "../ir/ir-view.js";
 import { createLinkIndex } from "../link/link-index.js";
 import { createLinking } from "../link/linking.js";
 import { createRegionView } from "../regions/region-view.js";
+import { traceSignature } from "../link/signature.js";
 import { createSimView } from "../sim/sim-view.js";
 import { ERRORS_PAGE } from "./messages.js";
+import { download } from "../sim/npy.js";
 
 // What an empty pane says, by why it is empty: never run, the run traced no kernel, the run
 // failed before it traced one.
@@ -36,8 +38,9 @@ const EMPTY = {
 /**
  * @param {object} opts
  * @param {object} opts.editor  from createEditor.
+ * @param {() => string} [opts.fileName]  The script's file name (names the IR download).
  */
-export function createViews({ editor }) {
+export function createViews({ editor, fileName = () => "kernel.py" }) {
   const panels = {
     ir: document.getElementById("panel-ir"),
     regions: document.getElementById("panel-regions"),
@@ -121,8 +124,48 @@ export function createViews({ editor }) {
     } else breadcrumb.replaceChildren(ol);
   }
 
+  // The kernel picker (a run with several traces) and Collapse all / Expand all.
+  const bar = document.getElementById("kernel-bar");
+  const picker = document.getElementById("kernel-picker");
+  function showKernelBar(traces) {
+    shownTraces = traces;
+    bar.hidden = !traces.length;
+    const all = new Option(`All ${traces.length} kernel${traces.length === 1 ? "" : "s"}`, "");
+    picker.replaceChildren(all, ...traces.map((t, i) => new Option(`${i + 1}. ${t.kernel}${traceSignature(t)}`, String(i))));
+    picker.disabled = traces.length < 2;
+  }
+  picker.addEventListener("change", () => {
+    if (!link || picker.value === "") return;
+    const ti = Number(picker.value);
+    const header = link.lines.findIndex((l) => l.trace === ti);
+    const root = [...link.regions.values()].find((r) => r.trace === ti && r.parent === null);
+    if (root) {
+      regionView.reveal(root.id);
+      linking.showRegion(root.id);
+    }
+    irView.scrollToLine(header, { reveal: true, top: true });
+  });
+  // The IR as JSON: the printer's own bytes (irJson), one kernel's or an array of all.
+  let shownTraces = [];
+  document.getElementById("download-ir").addEventListener("click", () => {
+    const one = picker.value === "" ? null : shownTraces[Number(picker.value)];
+    const stem = fileName().replace(/\.[^.]*$/, "");
+    const text = one ? one.irJson ?? JSON.stringify(one.ir) : `[${shownTraces.map((t) => t.irJson ?? JSON.stringify(t.ir)).join(",")}]`;
+    const name = one ? `${stem}.${one.kernel}.ir.json` : `${stem}.ir.json`;
+    download(document, name, new TextEncoder().encode(text), "application/json");
+  });
+  document.getElementById("collapse-all").addEventListener("click", () => {
+    irView.setAllFolded(true);
+    regionView.setAllExpanded(false);
+  });
+  document.getElementById("expand-all").addEventListener("click", () => {
+    irView.setAllFolded(false);
+    regionView.setAllExpanded(true);
+  });
+
   /** The IR, region and link panes (not the simulation) show `traces`. */
   function showTraces(traces) {
+    showKernelBar(traces);
     link = traces.length ? createLinkIndex(traces) : null;
     irView.setTraces(traces, link); // the IR view reuses the index instead of building its own
     if (traces.length) showEmpty(null);
@@ -167,6 +210,7 @@ export function createViews({ editor }) {
     clear() {
       setStale(["ir", "regions", "sim"], false);
       link = null;
+      showKernelBar([]);
       irView.clear();
       regionView.clear();
       showEmpty("initial");

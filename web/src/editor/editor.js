@@ -21,6 +21,10 @@ import {
 import { offsetOf, toLintDiagnostics } from "./diagnostics.js";
 import { highlightStyle } from "./highlight.js";
 
+/** What the editor says where focus enters it. */
+export const TAB_HINT = "Tab indents · press Esc, then Tab, to leave the editor";
+let editors = 0; // only for unique hint ids
+
 const setLinked = StateEffect.define();
 const linkedLine = Decoration.line({ class: "cm-linked-line" });
 
@@ -49,8 +53,12 @@ const linkedField = StateField.define({
  * @param {(line: number) => void} [opts.onCursorLine]  1-based line of the main cursor.
  * @param {(line: number | null) => void} [opts.onHoverLine]
  * @param {string} [opts.label]  Accessible name of the editing area.
+ * @param {string|null} [opts.hint]  Shown while the editor has focus and given as the editing
+ *   area's description: Tab indents here (CodeMirror's convention), so the way out is said
+ *   where focus enters.
  */
-export function createEditor(parent, { doc, onChange, onRun, onCursorLine, onHoverLine, label = "Kernel source" }) {
+export function createEditor(parent, { doc, onChange, onRun, onCursorLine, onHoverLine, label = "Kernel source", hint = TAB_HINT }) {
+  const hintId = hint ? `nkp-editor-hint-${++editors}` : null;
   let lastCursorLine = 0;
   const runKey = { key: "Mod-Enter", preventDefault: true, run: () => (onRun?.(), true) };
   const view = new EditorView({
@@ -73,7 +81,9 @@ export function createEditor(parent, { doc, onChange, onRun, onCursorLine, onHov
         lintGutter(),
         linkedField,
         keymap.of([runKey, ...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        // tabindex: the editing area is focusable anyway (contenteditable); saying so lets
+        // checkers see that its scroller has focusable content (axe: scrollable-region-focusable).
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0", ...(hintId && { "aria-describedby": hintId }) }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange?.(update.state.doc.toString());
           if (update.docChanged || update.selectionSet) {
@@ -87,6 +97,14 @@ export function createEditor(parent, { doc, onChange, onRun, onCursorLine, onHov
       ],
     }),
   });
+
+  if (hintId) {
+    const el = parent.ownerDocument.createElement("div");
+    el.className = "cm-nkp-hint";
+    el.id = hintId;
+    el.textContent = hint;
+    parent.append(el); // after .cm-editor: shown by `.cm-focused + .cm-nkp-hint` (editor.css)
+  }
 
   let hovered = null;
   view.contentDOM.addEventListener("mousemove", (event) => {

@@ -28,7 +28,9 @@ export function createIrView(container, opts = {}) {
   const root = doc.createElement("div");
   root.className = "nkp-ir";
   root.tabIndex = 0;
-  root.setAttribute("role", "listbox");
+  // A tree of lines (flat in the DOM, aria-level per line): a region's opening line can be
+  // expanded and collapsed, which a listbox's options cannot say (aria-expanded).
+  root.setAttribute("role", "tree");
   root.setAttribute("aria-label", "IR");
   const spacer = doc.createElement("div");
   spacer.className = "nkp-ir-spacer";
@@ -102,7 +104,8 @@ export function createIrView(container, opts = {}) {
     el.className = "nkp-ir-line";
     el.id = `${uid}-l${i}`;
     el.dataset.line = String(i);
-    el.setAttribute("role", "option");
+    el.setAttribute("role", "treeitem");
+    el.setAttribute("aria-level", String((lines[i].depth ?? 0) + 1));
     el.style.top = `${row * LINE_HEIGHT}px`;
     const gutter = doc.createElement("span");
     gutter.className = "nkp-ir-gutter";
@@ -117,23 +120,27 @@ export function createIrView(container, opts = {}) {
       el.setAttribute("aria-expanded", String(!isCollapsed));
     }
     el.append(gutter);
+    // .nkp-ir-code holds the line's whole text: the code, then its location column.
     const code = doc.createElement("span");
     code.className = "nkp-ir-code";
+    const body = doc.createElement("span");
+    body.className = "nkp-ir-text";
+    code.append(body);
     let loc = null;
     for (const t of tokensOf(i)) {
       if (t.cls === "loc") {
         // The `@ file:line:col` column stays in view at the pane's right edge (ir-view.css),
         // however long the line; the row's text is unchanged (it follows the code).
         loc = doc.createElement("span");
-        loc.className = "nkp-ir-loc-col ir-loc";
+        loc.className = "ir-loc";
         loc.textContent = t.text;
       } else if (t.cls) {
         const span = doc.createElement("span");
         span.className = `ir-${t.cls}`;
         span.textContent = t.text;
-        code.append(span);
+        body.append(span);
       } else {
-        code.append(doc.createTextNode(t.text));
+        body.append(doc.createTextNode(t.text));
       }
     }
     if (regionId !== undefined && collapsed.has(regionId)) {
@@ -141,10 +148,10 @@ export function createIrView(container, opts = {}) {
       more.className = "nkp-ir-ellipsis";
       const range = index.irRangeForRegion(regionId);
       more.textContent = ` … ${range[1] - range[0] - 1} lines }`;
-      code.append(more);
+      body.append(more);
     }
+    if (loc) code.append(loc);
     el.append(code);
-    if (loc) el.append(loc);
     decorate(el, i);
     return el;
   }
@@ -230,12 +237,14 @@ export function createIrView(container, opts = {}) {
 
   // Scrolls line i into view without unfolding (hover-driven highlights must not reshape the
   // pane); `{reveal: true}` unfolds the regions hiding it first.
-  function scrollToLine(i, { reveal: open = false } = {}) {
+  // `{top: true}` puts the line at the top of the pane (a kernel picked by name).
+  function scrollToLine(i, { reveal: open = false, top = false } = {}) {
     if (i < 0 || i >= lines.length) return;
     if (open) reveal(i);
     const y = rowFor(i) * LINE_HEIGHT;
     const h = root.clientHeight || 400;
-    if (y < root.scrollTop || y + LINE_HEIGHT > root.scrollTop + h) {
+    if (top) root.scrollTop = y;
+    else if (y < root.scrollTop || y + LINE_HEIGHT > root.scrollTop + h) {
       root.scrollTop = Math.max(0, y - h / 3);
     }
     render();
@@ -335,6 +344,13 @@ export function createIrView(container, opts = {}) {
     },
     scrollToLine,
     toggleFold,
+    /** Folds every region (each kernel shows its header and one folded line), or none. */
+    setAllFolded(folded) {
+      collapsed = folded ? new Set(foldable.values()) : new Set();
+      rebuildRows();
+      if (active >= 0 && rowOfLine[active] < 0) active = -1;
+      rerenderAll();
+    },
     clear() {
       setTraces([]);
     },

@@ -8,6 +8,7 @@
 // Kernel-derived text only ever reaches the DOM through textContent.
 
 import { createLinkIndex } from "../link/link-index.js";
+import { traceSignature } from "../link/signature.js";
 import "./region-view.css"; // a shadow-root host imports "./region-view.css?inline" itself
 
 // Above this many regions, boxes deeper than COLLAPSE_DEPTH start collapsed.
@@ -26,10 +27,8 @@ export function formatAxis(axis) {
 // What the region was opened with, from its label (the IR's opening line) minus the kind.
 function detailOf(region, trace) {
   if (region.kind === "LoopScope" && region.axis) return formatAxis(region.axis);
-  if (region.parent === null && trace) {
-    const grid = trace.ir && trace.ir.grid && trace.ir.grid.length ? ` grid [${trace.ir.grid.join(", ")}]` : "";
-    return `@${trace.kernel}${grid}`;
-  }
+  // A kernel's box names it with its signature: two traces of one kernel differ there.
+  if (region.parent === null && trace) return `@${trace.kernel}${traceSignature(trace)}`;
   const label = region.label || "";
   return label.startsWith(region.kind) ? label.slice(region.kind.length).trim() : "";
 }
@@ -86,8 +85,9 @@ export function createRegionView(container, opts = {}) {
       for (const e of [...region.engines].sort()) chips.append(chip(e, `nkp-chip nkp-engine-${e}`));
       box.append(chips);
     }
-    const label = [region.kind, detail, `${n} instructions`, [...region.engines].sort().join(" ")];
-    li.setAttribute("aria-label", label.filter(Boolean).join(", "));
+    // No aria-label: the item is named by its visible text (a name that differs from what is
+    // shown fails WCAG's label-in-name; axe: label-content-name-mismatch). The toggle is
+    // aria-hidden.
     li.append(box);
     items.set(region.id, li);
     if (region.children.length) setExpanded(li, region.depth < collapseDepth);
@@ -205,12 +205,33 @@ export function createRegionView(container, opts = {}) {
   tree.addEventListener("mouseover", onOver);
   tree.addEventListener("mouseleave", onLeave);
 
+  /**
+   * Collapses every box (only the kernels stay in view), or expands them again: everything, or
+   * down to COLLAPSE_DEPTH when the trees are big (their boxes are built as they open).
+   */
+  function setAllExpanded(open) {
+    const depth = index.regions.size > MANY_REGIONS ? COLLAPSE_DEPTH : Infinity;
+    const visit = (li) => {
+      const region = index.regions.get(li.dataset.region);
+      if (!region?.children.length) return;
+      if (!open) {
+        setExpanded(li, false);
+        return;
+      }
+      if (region.depth >= depth) return;
+      setExpanded(li, true);
+      for (const child of li.querySelectorAll(":scope > ul > [role=treeitem]")) visit(child);
+    };
+    for (const li of tree.querySelectorAll(":scope > [role=treeitem]")) visit(li);
+  }
+
   return {
     element: root,
     get index() {
       return index;
     },
     setTraces,
+    setAllExpanded,
     highlight(ids = new Set()) {
       highlighted = ids instanceof Set ? ids : new Set(ids);
       for (const [id, li] of items) li.classList.toggle("nkp-region-hl", highlighted.has(id));

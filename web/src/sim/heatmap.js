@@ -72,6 +72,52 @@ export function fmt(v) {
   return Number(v.toPrecision(5)).toString();
 }
 
+/**
+ * The part of `data` (row-major over `shape`) a slice picks: `fixed[d]` an index for leading
+ * dimension d (all but the last two), or null for all of it. Returns {data, shape, label}:
+ * the kept dimensions' values in order, their shape, and `name[1, :, :, :]`-style label.
+ */
+export function sliceOf(data, shape, fixed, name) {
+  const lead = shape.slice(0, -2);
+  if (!fixed.some((v) => v !== null && v !== undefined)) return { data, shape, label: name, indexOf: null };
+  const plane = shape.slice(-2);
+  const block = plane[0] * plane[1];
+  const kept = []; // the leading index tuples of the blocks kept, in order
+  const keptShape = [...lead.filter((_, d) => fixed[d] == null), ...shape.slice(-2)];
+  const out = new Float32Array(keptShape.reduce((a, b) => a * b, 1));
+  let o = 0;
+  const count = lead.reduce((a, b) => a * b, 1);
+  for (let k = 0; k < count; k++) {
+    // k → its index tuple over the leading dims; skip blocks outside the slice.
+    let rest = k;
+    let inside = true;
+    for (let d = lead.length - 1; d >= 0; d--) {
+      const i = rest % lead[d];
+      rest = Math.floor(rest / lead[d]);
+      if (fixed[d] != null && fixed[d] !== i) inside = false;
+    }
+    if (!inside) continue;
+    kept.push(tupleOf(k, lead));
+    out.set(data.subarray(k * block, (k + 1) * block), o);
+    o += block;
+  }
+  const label = `${name}[${lead.map((_, d) => (fixed[d] == null ? ":" : fixed[d])).join(", ")}, :, :]`;
+  const indexOf = (f) => {
+    const within = f % block;
+    return [...kept[Math.floor(f / block)], Math.floor(within / plane[1]), within % plane[1]];
+  };
+  return { data: out, shape: keptShape, label, indexOf };
+}
+
+function tupleOf(k, dims) {
+  const idx = new Array(dims.length);
+  for (let d = dims.length - 1; d >= 0; d--) {
+    idx[d] = k % dims[d];
+    k = Math.floor(k / dims[d]);
+  }
+  return idx;
+}
+
 // Index of flattened row r in the leading dims of `shape`: [b, i] for shape [B, I, C].
 function unflattenRow(r, shape) {
   const lead = shape.length > 1 ? shape.slice(0, -1) : [];
@@ -85,9 +131,10 @@ function unflattenRow(r, shape) {
 
 /**
  * A heatmap canvas of `data` (Float32Array, row-major over `shape`) coloured over [lo, hi].
- * Hovering a pixel writes "index = value" into the canvas title and calls onHover(text|null).
+ * Hovering writes the element under the pointer, "name[i, j] = value", into the canvas title
+ * and calls onHover(text|null).
  */
-export function createHeatmap(doc, { data, shape, lo, hi, label, onHover = () => {} }) {
+export function createHeatmap(doc, { data, shape, lo, hi, label, name = label, indexOf = null, onHover = () => {} }) {
   const { rows, cols } = gridOf(shape);
   const { bins, bw, bh } = downsample(data, rows, cols);
   const sx = bw < MIN_SIDE ? Math.max(1, Math.min(MAX_CELL, Math.floor(MIN_SIDE / bw))) : 1;
@@ -117,7 +164,8 @@ export function createHeatmap(doc, { data, shape, lo, hi, label, onHover = () =>
     ctx.putImageData(img, 0, 0);
   }
 
-  // Pixel → the tensor elements it stands for (one, or a block when downsampled).
+  // Pixel → the one tensor element under the pointer and its own value (when the image is
+  // averaged down, the pixel's colour is a block's mean; the text is still the element's).
   function describe(e) {
     // Relative to the content box (the CSS border is not part of the image).
     const rect = canvas.getBoundingClientRect();
@@ -125,18 +173,13 @@ export function createHeatmap(doc, { data, shape, lo, hi, label, onHover = () =>
     const h = canvas.clientHeight;
     if (!w || !h) return null;
     const clamp = (v, n) => Math.max(0, Math.min(n - 1, v));
-    const bx = clamp(Math.floor(((e.clientX - rect.left - canvas.clientLeft) / w) * bw), bw);
-    const by = clamp(Math.floor(((e.clientY - rect.top - canvas.clientTop) / h) * bh), bh);
-    const r0 = Math.ceil((by * rows) / bh);
-    const r1 = Math.ceil(((by + 1) * rows) / bh) - 1;
-    const c0 = Math.ceil((bx * cols) / bw);
-    const c1 = Math.ceil(((bx + 1) * cols) / bw) - 1;
-    if (r0 === r1 && c0 === c1) {
-      const idx = shape.length === 0 ? [] : [...unflattenRow(r0, shape), c0];
-      return `${label}[${idx.join(", ")}] = ${fmt(data[r0 * cols + c0])}`;
-    }
-    const rowPart = r0 === r1 ? `row ${r0}` : `rows ${r0}–${r1}`;
-    return `${label} ${rowPart}, cols ${c0}–${c1}: mean ${fmt(bins[by * bw + bx])}`;
+    const r = clamp(Math.floor(((e.clientY - rect.top - canvas.clientTop) / h) * rows), rows);
+    const c = clamp(Math.floor(((e.clientX - rect.left - canvas.clientLeft) / w) * cols), cols);
+    // `indexOf` maps an element of a slice back to its index in the whole tensor.
+    const idx = indexOf ? indexOf(r * cols + c) : shape.length === 0 ? [] : [...unflattenRow(r, shape), c];
+    const text = `${name}[${idx.join(", ")}] = ${fmt(data[r * cols + c])}`;
+    const block = Math.ceil(rows / bh) * Math.ceil(cols / bw);
+    return block > 1 ? `${text}  (a pixel shows the mean of ${Math.ceil(rows / bh)} × ${Math.ceil(cols / bw)} values)` : text;
   }
   canvas.addEventListener("mousemove", (e) => {
     const text = describe(e);

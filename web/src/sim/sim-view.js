@@ -6,7 +6,8 @@
 //
 // Kernel-derived text only ever reaches the DOM through textContent.
 
-import { createHeatmap, createLegend, fmt } from "./heatmap.js";
+import { createHeatmap, createLegend, fmt, sliceOf } from "./heatmap.js";
+import { download, npyDtype, toNpy } from "./npy.js";
 import "./sim-view.css"; // a shadow-root host imports "./sim-view.css?inline" itself
 
 /**
@@ -58,34 +59,77 @@ export function createSimView(container, opts = {}) {
     return parts.join("  ");
   }
 
-  // One tensor: name, shape and dtype, stats, heatmap over [lo, hi] (its own range by default).
+  // One tensor: name, shape and dtype, stats, heatmap over [lo, hi] (its own range by default),
+  // a .npy download, and for more than two dimensions a slice picker (index the leading
+  // dimensions; "all" keeps a dimension flattened into the rows).
   function tensorCard(t, { title = t.name, lo = t.min, hi = t.max } = {}) {
     const card = el("figure", "nkp-tensor");
     const cap = el("figcaption", "nkp-tensor-head");
     cap.append(el("span", "nkp-tensor-name", title));
     cap.append(el("span", "nkp-tensor-type", `${t.dtype || ""}[${(t.shape || []).join(", ")}]`));
+    const shape = t.shape || (t.data ? [t.data.length] : []);
+    if (t.data && t.data.length) cap.append(downloadButton(t, title));
     card.append(cap);
     card.append(el("div", "nkp-tensor-stats", statsText(t)));
     const hover = el("div", "nkp-tensor-hover", "\u00a0");
     hover.setAttribute("aria-live", "off");
     if (t.data && t.data.length) {
       const finite = Number.isFinite(lo) && Number.isFinite(hi);
-      card.append(
-        createHeatmap(doc, {
-          data: t.data,
-          shape: t.shape || [t.data.length],
+      const name = t.name || title;
+      const draw = (fixed) => {
+        const { data, shape: sub, label, indexOf } = sliceOf(t.data, shape, fixed, name);
+        return createHeatmap(doc, {
+          data,
+          shape: sub,
+          name,
+          indexOf,
           lo: finite ? lo : 0,
           hi: finite ? hi : 0,
-          label: t.name || title,
+          label,
           onHover: (text) => (hover.textContent = text || "\u00a0"),
-        }),
-      );
+        });
+      };
+      let map = draw([]);
+      if (shape.length > 2) card.append(slicePicker(shape, (fixed) => map.replaceWith((map = draw(fixed)))));
+      card.append(map);
       card.append(createLegend(doc, lo, hi), hover);
+      // A uniform tensor draws one flat colour: say what it is.
+      if (t.min !== null && t.min === t.max && !t.nan_count) {
+        card.append(el("div", "nkp-tensor-note", `all ${t.data.length.toLocaleString("en-US")} values are ${fmt(t.min)}`));
+      }
     } else {
-      const n = (t.shape || []).reduce((a, b) => a * b, 1);
+      const n = shape.reduce((a, b) => a * b, 1);
       card.append(el("div", "nkp-tensor-nodata", `values not kept (${n.toLocaleString("en-US")} elements)`));
     }
     return card;
+  }
+
+  function downloadButton(t, title) {
+    const b = el("button", "nkp-sim-download", ".npy");
+    b.type = "button";
+    const as = npyDtype(t.dtype);
+    const file = `${String(title || t.name || "tensor").replace(/[^\w.-]+/g, "_")}.npy`;
+    b.title = `Download ${file} (np.load reads it; ${as}${as !== t.dtype ? `, as ${t.dtype} has no NumPy type` : ""})`;
+    b.setAttribute("aria-label", `Download ${title || t.name} as ${file}`);
+    b.addEventListener("click", () => download(doc, file, toNpy(t.data, t.shape || [t.data.length], t.dtype)));
+    return b;
+  }
+
+  // One select per leading dimension (all but the last two): "all" or an index.
+  function slicePicker(shape, onChange) {
+    const box = el("div", "nkp-slice");
+    box.append(el("span", "nkp-slice-label", "slice ["));
+    const selects = shape.slice(0, -2).map((n, d) => {
+      const select = el("select", "nkp-slice-dim");
+      select.setAttribute("aria-label", `Index of dimension ${d}`);
+      select.append(new Option(":", ""));
+      for (let i = 0; i < n; i++) select.append(new Option(String(i), String(i)));
+      select.addEventListener("change", () => onChange(selects.map((s) => (s.value === "" ? null : Number(s.value)))));
+      return select;
+    });
+    selects.forEach((sel, d) => box.append(sel, d < selects.length - 1 ? ", " : ""));
+    box.append(el("span", "nkp-slice-label", ", :, :]"));
+    return box;
   }
 
   function section(title, cls) {
@@ -133,7 +177,10 @@ export function createSimView(container, opts = {}) {
     if (c.expected) row.append(tensorCard(c.expected, { title: titled("expected", c.expected), lo, hi }));
     if (c.actual) row.append(tensorCard(c.actual, { title: titled("actual", c.actual), lo, hi }));
     const diff = difference(c);
-    if (diff) row.append(tensorCard(diff, { lo: 0, hi: diff.max }));
+    if (diff && diff.max === 0 && !diff.nan_count) {
+      // Nothing to draw: a flat heatmap of zeros would read as "something is there".
+      row.append(el("p", "nkp-compare-same", "|difference| is 0 everywhere: expected and actual are equal element for element."));
+    } else if (diff) row.append(tensorCard(diff, { lo: 0, hi: diff.max }));
     box.append(row);
     return box;
   }
