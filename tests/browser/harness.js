@@ -150,7 +150,8 @@ export function editorLine(page, line) {
  * origin as the worker), with `window.runInBuiltWorker(runs)` defined in it: that boots the
  * site's one built worker asset through the worker protocol only (not the page's UI), posts
  * `runs` ([{source, filename, id?}]) one after the other once it is ready, and resolves with
- * {done, messages}: the runs' `done` messages and every message the worker sent, in order; a
+ * {done, messages, times}: the runs' `done` messages, every message the worker sent in order, and
+ * when each arrived (performance.now(), one per message); a
  * status error, a `failed` message or a worker error rejects.
  * Tests call it inside `page.evaluate`, so the messages are inspected as the page got them
  * (a Float32Array is still one there).
@@ -172,18 +173,20 @@ function defineRunInBuiltWorker(workerUrl) {
       const worker = new Worker(workerUrl, { type: "module" });
       const done = [];
       const messages = [];
+      const times = [];
       const end = (settle, value) => {
         worker.terminate();
         settle(value);
       };
       const runNext = () => {
-        if (done.length === runs.length) return end(resolve, { done, messages });
+        if (done.length === runs.length) return end(resolve, { done, messages, times });
         const { source, filename, id = done.length } = runs[done.length];
         worker.postMessage({ type: "run", id, source, filename });
       };
       worker.onerror = (e) => end(reject, new Error(`worker error: ${e.message}`));
       worker.onmessage = ({ data }) => {
         messages.push(data);
+        times.push(performance.now());
         if (data.type === "status" && data.state === "ready") runNext();
         else if (data.type === "status" && data.state === "error") end(reject, new Error(data.message));
         else if (data.type === "failed") end(reject, new Error(`failed: ${data.message}`));

@@ -53,6 +53,11 @@ describe("keyboard", () => {
     expect(await hint()).toEqual({ text: "Tab indents · press Esc, then Tab, to leave the editor", visible: false });
     await page.focus("#copy-link");
     for (let i = 0; i < 12 && !(await page.evaluate(() => document.activeElement?.id === "editor")); i++) await page.keyboard.press("Tab");
+    // CodeMirror notes the focus a moment after the focus event.
+    await page.waitForFunction(() => {
+      const el = document.getElementById("editor").shadowRoot.querySelector(".cm-nkp-hint");
+      return getComputedStyle(el).display !== "none";
+    });
     expect(await hint()).toEqual({ text: "Tab indents · press Esc, then Tab, to leave the editor", visible: true });
     await screenshot(page, "a11y-editor-hint");
     await page.keyboard.press("Escape");
