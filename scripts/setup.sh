@@ -3,7 +3,9 @@
 #   - Debian packages (as root): emscripten, chromium, cmake, g++, libgtest-dev, python3-numpy,
 #     clang-format, flake8,
 #     ca-certificates. `apt-get update` runs once, and only if something is missing.
-#   - npm packages: `npm ci` when node_modules is missing or older than package-lock.json.
+#   - npm packages: `npm ci` when node_modules was not installed from this package-lock.json
+#     (its digest is kept in node_modules/.nkp-lock; an mtime check missed a lock changed by a
+#     merge or copied with an old node_modules).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,9 +48,11 @@ else
   log "system packages present"
 fi
 
-if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+lock_digest=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [[ "$(cat node_modules/.nkp-lock 2>/dev/null)" != "$lock_digest" ]]; then
   log "npm ci"
   npm ci --no-audit --no-fund
+  echo "$lock_digest" > node_modules/.nkp-lock
 else
   log "node_modules up to date"
 fi
