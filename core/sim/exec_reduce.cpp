@@ -383,6 +383,43 @@ void bn_stats_row(const float* v, int64_t n, float* out) {
   }
 }
 
+// bn_stats_row of four rows side by side (out[r]: row r's six values), each row's sums and
+// squared deviations in its own order, so the same values; the eight chains (row, parity) are
+// independent, which the one-row form leaves the processor waiting on. A count is exact while
+// it stays below 2^24 (where counting by ones stops growing): larger rows take the one-row form.
+void bn_stats_rows4(const float* const v[4], int64_t n, float* const out[4]) {
+  if (n >= (int64_t{1} << 24)) {
+    for (int r = 0; r < 4; ++r) bn_stats_row(v[r], n, out[r]);
+    return;
+  }
+  const float count[2] = {static_cast<float>((n + 1) / 2), static_cast<float>(n / 2)};
+  float sum[2][4] = {}, mean[2][4], m2[2][4] = {};
+  int64_t i = 0;
+  for (; i + 2 <= n; i += 2)
+    for (int r = 0; r < 4; ++r) sum[0][r] += v[r][i], sum[1][r] += v[r][i + 1];
+  if (i < n)
+    for (int r = 0; r < 4; ++r) sum[0][r] += v[r][i];
+  for (int p = 0; p < 2; ++p)
+    for (int r = 0; r < 4; ++r) mean[p][r] = count[p] > 0 ? sum[p][r] / count[p] : 0.0f;
+  for (i = 0; i + 2 <= n; i += 2)
+    for (int r = 0; r < 4; ++r) {
+      const float d0 = v[r][i] - mean[0][r], d1 = v[r][i + 1] - mean[1][r];
+      m2[0][r] += d0 * d0;
+      m2[1][r] += d1 * d1;
+    }
+  if (i < n)
+    for (int r = 0; r < 4; ++r) {
+      const float d0 = v[r][i] - mean[0][r];
+      m2[0][r] += d0 * d0;
+    }
+  for (int r = 0; r < 4; ++r)
+    for (int p = 0; p < 2; ++p) {
+      out[r][p * 3 + 0] = count[p];
+      out[r][p * 3 + 1] = mean[p][r];
+      out[r][p * 3 + 2] = m2[p][r];
+    }
+}
+
 // Per partition: (count, mean, variance·count) of the even-indexed and the odd-indexed elements.
 void exec_bn_stats(Exec& ex, const Instruction& in) {
   const Operand& d = ex.need(in, "data");
@@ -395,15 +432,27 @@ void exec_bn_stats(Exec& ex, const Instruction& in) {
       std::vector<uint8_t> touched(acc.size(), s[1] > 0 ? 1 : 0);
       std::vector<float>& row = ex.scratch[0];
       row.resize(static_cast<size_t>(s[1]));
+      // Rows read in place wait in fours (all of one length: whole rows of the tile).
+      const float* wait[4];
+      float* wait_out[4];
+      int waiting = 0;
       dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
+        float* o = &acc[static_cast<size_t>(pos[0] * 6)];
         const float* v = direct_in(data, pos, lo);
+        if (v && n == s[1]) {
+          wait[waiting] = v;
+          wait_out[waiting++] = o;
+          if (waiting == 4) bn_stats_rows4(wait, n, wait_out), waiting = 0;
+          return;
+        }
         if (!v) {
           for (int64_t c = 0; c < n; c += kChunk)
             read_f32(data, pos, lo + c, std::min(kChunk, n - c), row.data() + c, ex);
           v = row.data();
         }
-        bn_stats_row(v, n, &acc[static_cast<size_t>(pos[0] * 6)]);
+        bn_stats_row(v, n, o);
       });
+      for (int r = 0; r < waiting; ++r) bn_stats_row(wait[r], s[1], wait_out[r]);
       write_touched(ex, in, acc, touched);
       return;
     }

@@ -4,6 +4,8 @@
 // expectation below is the definition computed here in the same fp32 order, compared bit for
 // bit.
 #include <cstring>
+#include <string>
+#include <utility>
 
 #include "sim_support.h"
 #include "trace_fixture.h"
@@ -73,31 +75,35 @@ TEST_F(TraceTest, sim_scan_of_a_whole_tile_is_the_row_recurrence) {
 }
 
 TEST_F(TraceTest, sim_bn_stats_of_whole_rows_counts_means_and_squared_deviations_in_order) {
-  const int P = 128, F = 501;
-  KernelUnderTest t;
-  int x = t.param("x", "[128,501]");
-  t.open();
-  int out = t.ndarray("out", "[128,6]", "float32", "shared_hbm");
-  int xt = t.call("load", {{"src", KernelUnderTest::v(x)}});
-  int st = t.call("bn_stats", {{"data", KernelUnderTest::v(xt)}});
-  t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(st)}});
-  auto k = t.finish({out});
-  auto xv = values(P * F, 4);
-  auto r = simtest::run(k, {xv});
-  for (int p = 0; p < P; ++p)
-    for (int parity = 0; parity < 2; ++parity) {
-      float count = 0, sum = 0, m2 = 0;
-      for (int f = parity; f < F; f += 2) count += 1, sum += xv[p * F + f];
-      const float mean = sum / count;
-      for (int f = parity; f < F; f += 2) {
-        const float d = xv[p * F + f] - mean;
-        m2 += d * d;
+  // Rows run four at a time: 128 rows, and 7 (a group of four and three left over), of an odd
+  // and an even length.
+  for (auto [P, F] : {std::pair<int, int>{128, 501}, {7, 6}}) {
+    KernelUnderTest t;
+    const std::string shape = "[" + std::to_string(P) + "," + std::to_string(F) + "]";
+    int x = t.param("x", shape);
+    t.open();
+    int out = t.ndarray("out", "[" + std::to_string(P) + ",6]", "float32", "shared_hbm");
+    int xt = t.call("load", {{"src", KernelUnderTest::v(x)}});
+    int st = t.call("bn_stats", {{"data", KernelUnderTest::v(xt)}});
+    t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(st)}});
+    auto k = t.finish({out});
+    auto xv = values(P * F, 4);
+    auto r = simtest::run(k, {xv});
+    for (int p = 0; p < P; ++p)
+      for (int parity = 0; parity < 2; ++parity) {
+        float count = 0, sum = 0, m2 = 0;
+        for (int f = parity; f < F; f += 2) count += 1, sum += xv[p * F + f];
+        const float mean = sum / count;
+        for (int f = parity; f < F; f += 2) {
+          const float d = xv[p * F + f] - mean;
+          m2 += d * d;
+        }
+        const float* got = &r[0][p * 6 + parity * 3];
+        EXPECT_EQ(got[0], count) << P << ":" << p;
+        EXPECT_EQ(bits(got[1]), bits(mean)) << P << ":" << p;
+        EXPECT_EQ(bits(got[2]), bits(m2)) << P << ":" << p;
       }
-      const float* got = &r[0][p * 6 + parity * 3];
-      EXPECT_EQ(got[0], count) << p;
-      EXPECT_EQ(bits(got[1]), bits(mean)) << p;
-      EXPECT_EQ(bits(got[2]), bits(m2)) << p;
-    }
+  }
 }
 
 TEST_F(TraceTest, sim_matmul_blocks_sum_each_output_in_k_order) {
