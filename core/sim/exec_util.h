@@ -11,8 +11,17 @@
 
 namespace nki::sim {
 
+/// A run's fp32 values: in place when the view allows it, else decoded into `buf`.
+inline const float* in_f32(Exec& ex, const View& v, const int64_t* pos, int64_t lo, int64_t n,
+                           float* buf) {
+  if (const float* p = direct_in(v, pos, lo)) return p;
+  read_f32(v, pos, lo, n, buf, ex);
+  return buf;
+}
+
 /// o[i] = a[i] op s[i] (or s[i] op a[i] when `reverse`), `s` read from its Source for the run;
-/// `o` may be `a` (not `tmp`, the scratch a tile operand is read into).
+/// `o` may be `a` (not `tmp`, the scratch a tile operand is read into, nor the operand's memory:
+/// out_f32 hands out scratch when an output shares a buffer with an input).
 inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, const float* a, float* o,
                      const int64_t* pos, int64_t lo, int64_t n, float* tmp) {
   if (alu_is_unary(op)) {
@@ -29,11 +38,11 @@ inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, const floa
     alu_f32_scalar(op, a, v, reverse, o, n);
     return;
   }
-  read_f32(s.view, pos, lo, n, tmp, ex);
+  const float* b = in_f32(ex, s.view, pos, lo, n, tmp); // in place when contiguous fp32
   if (reverse)
-    alu_f32(op, tmp, a, o, n);
+    alu_f32(op, b, a, o, n);
   else
-    alu_f32(op, a, tmp, o, n);
+    alu_f32(op, a, b, o, n);
 }
 
 /// Per-partition reductions of an instruction's results (docs/ops/math.md): the row fold of
@@ -103,14 +112,6 @@ private:
   float row_[128];
   bool touched_[128] = {};
 };
-
-/// A run's fp32 values: in place when the view allows it, else decoded into `buf`.
-inline const float* in_f32(Exec& ex, const View& v, const int64_t* pos, int64_t lo, int64_t n,
-                           float* buf) {
-  if (const float* p = direct_in(v, pos, lo)) return p;
-  read_f32(v, pos, lo, n, buf, ex);
-  return buf;
-}
 
 /// Where an instruction computes a run's results: straight into the destination when it is
 /// contiguous float32 and shares no buffer with the inputs, else into `buf`; out_done() then
