@@ -37,8 +37,16 @@ inline F4 floats4(I4 v) {
 inline F4 select4(I4 mask, F4 a, F4 b) {
   return floats4((bits4(a) & mask) | (bits4(b) & ~mask));
 }
+/// Whether every lane of `mask` is set: one instruction (SSE movemask, wasm all_true) where
+/// ANDing the four extracted lanes took seven.
 inline bool all4(I4 mask) {
+#if defined(__wasm_simd128__)
+  return __builtin_wasm_all_true_i32x4(mask) != 0;
+#elif defined(__SSE2__)
+  return __builtin_ia32_movmskps(reinterpret_cast<F4>(mask)) == 15;
+#else
   return (mask[0] & mask[1] & mask[2] & mask[3]) != 0;
+#endif
 }
 
 } // namespace nki::sim
