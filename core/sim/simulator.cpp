@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include "sema/sema.h"
+#include "sim/capacity.h"
 #include "sim/diagnostics.h"
 #include "util/json.h"
 

@@ -149,49 +149,4 @@ int64_t bytes_per_partition(const Tensor& t) {
   return n * dtype_size(t.dtype);
 }
 
-namespace {
-
-constexpr int64_t kPsumBankBytes = 2048;
-constexpr int64_t kPsumBanks = 8;
-
-class CapacityWalk {
-public:
-  CapacityWalk(const Kernel& k, int64_t sbuf) : k_(k), sbuf_limit_(sbuf) {}
-
-  void region(RegionId id) {
-    int64_t sbuf0 = sbuf_, banks0 = banks_;
-    for (const Item& it : k_.region(id).body) {
-      if (it.kind == Item::Kind::Region) {
-        region(it.id);
-        continue;
-      }
-      const Instruction& in = k_.inst(it.id);
-      if (in.result == kNone) continue;
-      const Tensor& t = k_.tensor(in.result);
-      if (t.alias_of != kNone || t.role != TensorRole::Local) continue;
-      if (t.memory() == Memory::SBUF) {
-        sbuf_ += bytes_per_partition(t);
-        if (sbuf_ > sbuf_limit_) err_sbuf_overflow(sbuf_, sbuf_limit_, in.loc);
-      } else if (t.memory() == Memory::PSUM) {
-        banks_ += (bytes_per_partition(t) + kPsumBankBytes - 1) / kPsumBankBytes;
-        if (banks_ > kPsumBanks) err_psum_overflow(banks_, kPsumBanks, in.loc);
-      }
-    }
-    sbuf_ = sbuf0; // the region closes: what it allocated is released
-    banks_ = banks0;
-  }
-
-private:
-  const Kernel& k_;
-  int64_t sbuf_limit_;
-  int64_t sbuf_ = 0, banks_ = 0;
-};
-
-} // namespace
-
-void check_capacity(const Kernel& k, int64_t sbuf_bytes) {
-  if (k.root() == kNone) return;
-  CapacityWalk(k, sbuf_bytes).region(k.root());
-}
-
 } // namespace nki::sim

@@ -117,10 +117,4 @@ private:
 /// dimension, times the element size).
 int64_t bytes_per_partition(const ir::Tensor& t);
 
-/// SBUF and PSUM capacity at every point of the kernel, by walking the region tree: a tensor
-/// is live from the instruction that defines it until its region closes. Raises NKI's
-/// "stack overflow" error at the allocation that first exceeds a limit.
-/// `sbuf_bytes` is the usable SBUF per partition (192 KiB on trn1, 224 KiB on trn2).
-void check_capacity(const ir::Kernel& k, int64_t sbuf_bytes);
-
 } // namespace nki::sim

@@ -51,18 +51,28 @@ TEST_F(TraceTest, sim_fully_written_tiles_report_nothing) {
   EXPECT_TRUE(log.warnings.empty()) << log.warnings[0].text;
 }
 
-TEST_F(TraceTest, sim_sbuf_capacity_is_checked_with_nki_stack_overflow_text) {
+// Capacity follows NKI's allocator: a tile holds its space from its definition to its last use
+// (the store below), and the space of dead tiles is reused.
+static std::shared_ptr<const ir::Kernel> two_big_tiles(bool first_dies_early) {
   KernelUnderTest t;
-  int x = t.param("x", "[128,4]");
+  int x = t.param("x", "[128,30000]");
   t.open();
-  int out = t.ndarray("out", "[128,4]", "float32", "shared_hbm");
-  t.ndarray("big1", "[128,30000]", "float32", "sbuf", "", 10);
-  t.ndarray("big2", "[128,30000]", "float32", "sbuf", "", 11);
-  int xt = t.call("load", {{"src", KernelUnderTest::v(x)}});
-  t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(xt)}});
-  auto k = t.finish({out});
+  int out1 = t.ndarray("out1", "[128,30000]", "float32", "shared_hbm");
+  int out2 = t.ndarray("out2", "[128,30000]", "float32", "shared_hbm");
+  int big1 = t.call("load", {{"src", KernelUnderTest::v(x)}}, "", 10);
+  if (first_dies_early)
+    t.call("store", {{"dst", KernelUnderTest::v(out1)}, {"value", KernelUnderTest::v(big1)}});
+  int big2 = t.call("load", {{"src", KernelUnderTest::v(x)}}, "", 11);
+  if (!first_dies_early)
+    t.call("store", {{"dst", KernelUnderTest::v(out1)}, {"value", KernelUnderTest::v(big1)}});
+  t.call("store", {{"dst", KernelUnderTest::v(out2)}, {"value", KernelUnderTest::v(big2)}});
+  return t.finish({out1, out2});
+}
+
+TEST_F(TraceTest, sim_sbuf_capacity_counts_live_tiles_with_nki_stack_overflow_text) {
+  auto k = two_big_tiles(false);
   try {
-    simtest::run(k, {simtest::iota_values(512)});
+    simtest::run(k, {simtest::iota_values(128 * 30000)});
     FAIL() << "expected a capacity error";
   } catch (const sema::NkiError& e) {
     EXPECT_STREQ(e.what(), "stack overflow: required sbuf size 240000 exceeds available sbuf "
@@ -71,20 +81,65 @@ TEST_F(TraceTest, sim_sbuf_capacity_is_checked_with_nki_stack_overflow_text) {
   }
 }
 
-TEST_F(TraceTest, sim_psum_banks_are_counted_while_their_region_is_open) {
-  // Eight 2 KiB PSUM tiles per loop iteration fit (each iteration releases its own); a ninth
-  // allocated at kernel level next to eight in the loop does not.
+TEST_F(TraceTest, sim_sbuf_space_of_a_dead_tile_is_reused) {
+  auto k = two_big_tiles(true);
+  auto xv = simtest::iota_values(128 * 30000);
+  auto r = simtest::run(k, {xv});
+  EXPECT_EQ(r[0], xv);
+  EXPECT_EQ(r[1], xv);
+}
+
+TEST_F(TraceTest, sim_a_tile_read_in_a_loop_lives_until_the_loop_ends) {
+  // big1 is read at the top of the loop body, big2 allocated after that read: the next
+  // iteration reads big1 again, so both are live.
+  for (bool read_in_loop : {false, true}) {
+    KernelUnderTest t;
+    int x = t.param("x", "[128,30000]");
+    t.open();
+    int out = t.ndarray("out", "[128,30000]", "float32", "shared_hbm");
+    int big1 = t.call("load", {{"src", KernelUnderTest::v(x)}}, "", 10);
+    if (!read_in_loop)
+      t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(big1)}});
+    auto loop = t.cg().affine_range(0, 2, 1, ir::AxisType::Affine, "i");
+    if (read_in_loop)
+      t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(big1)}});
+    int big2 = t.call("load", {{"src", KernelUnderTest::v(x)}}, "", 12);
+    t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(big2)}});
+    loop.alloc->close();
+    loop.loop->close();
+    auto k = t.finish({out});
+    if (!read_in_loop) {
+      EXPECT_NO_THROW(simtest::run(k, {simtest::iota_values(128 * 30000)}));
+      continue;
+    }
+    try {
+      simtest::run(k, {simtest::iota_values(128 * 30000)});
+      FAIL() << "expected a capacity error";
+    } catch (const sema::NkiError& e) {
+      EXPECT_STREQ(e.what(), "stack overflow: required sbuf size 240000 exceeds available sbuf "
+                             "size 196608");
+      EXPECT_EQ(e.loc().line, 12);
+    }
+  }
+}
+
+TEST_F(TraceTest, sim_psum_banks_are_counted_while_their_tiles_are_live) {
+  // Eight 2 KiB PSUM tiles per loop iteration fit (each iteration's die before the next); a
+  // ninth allocated before the loop and read after it does not.
   for (int extra : {0, 1}) {
     KernelUnderTest t;
     int x = t.param("x", "[128,4]");
     t.open();
     int out = t.ndarray("out", "[128,4]", "float32", "shared_hbm");
-    for (int i = 0; i < extra; ++i) t.ndarray("outer", "[128,512]", "float32", "psum", "0", 20);
+    int outer = extra ? t.ndarray("outer", "[128,512]", "float32", "psum", "0", 20) : -1;
     auto loop = t.cg().affine_range(0, 2, 1, ir::AxisType::Affine, "i");
+    std::vector<int> p;
     for (int i = 0; i < 8; ++i)
-      t.ndarray("p" + std::to_string(i), "[128,512]", "float32", "psum", "0", 30 + i);
+      p.push_back(t.ndarray("p" + std::to_string(i), "[128,512]", "float32", "psum", "0", 30 + i));
+    for (int pi : p) t.call("copy", {{"src", KernelUnderTest::v(pi)}});
     loop.alloc->close();
     loop.loop->close();
+    if (extra) t.call("copy", {{"src", KernelUnderTest::v(outer)}});
     int xt = t.call("load", {{"src", KernelUnderTest::v(x)}});
     t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(xt)}});
     auto k = t.finish({out});

@@ -309,6 +309,7 @@ def big(x):
     out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
     a = nl.ndarray((128, 40000), dtype=nl.float32, buffer=nl.sbuf)
     b = nl.ndarray((128, 40000), dtype=nl.float32, buffer=nl.sbuf)
+    c = nl.add(a, b)
     nl.store(out, value=nl.load(x))
     return out
 big(np.ones((2, 2), dtype=np.float32))
