@@ -83,8 +83,9 @@ void indirect_offsets(const View& v, const int64_t* pos, int64_t lo, int64_t n, 
         offs[i] = -1;
         continue;
       }
-      err_tensor_access_out_of_bound(v.tensor->name, static_cast<size_t>(v.ind_dim), total, total,
-                                     v.ind_size, v.loc ? *v.loc : SourceLoc{});
+      int64_t elems = 1;
+      for (int64_t d : v.tensor->shape) elems *= d;
+      err_indirect_index_out_of_bounds(off, elems, v.loc ? *v.loc : SourceLoc{});
     }
     offs[i] = off;
   }

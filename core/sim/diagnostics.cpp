@@ -33,6 +33,13 @@ void err_tensor_access_out_of_bound(const std::string& tensor, size_t dim, int64
                        loc);
 }
 
+void err_indirect_index_out_of_bounds(int64_t flat_index, int64_t elems, const ir::SourceLoc& loc) {
+  throw sema::NkiError(sema::Code::of(__func__), "IndexError",
+                       "index " + std::to_string(flat_index) +
+                           " is out of bounds for axis 0 with size " + std::to_string(elems),
+                       loc);
+}
+
 void err_while_limit(int64_t iterations, const ir::SourceLoc& loc) {
   throw sema::NkiError(sema::Code::of(__func__), "RuntimeError",
                        "the while loop did not end after " + std::to_string(iterations) +

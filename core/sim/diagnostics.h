@@ -16,10 +16,15 @@ namespace nki::sim {
 /// An opcode the core emits that the simulator does not execute yet.
 [[noreturn]] void err_not_supported_in_simulator(const std::string& opcode,
                                                  const ir::SourceLoc& loc);
-/// A run-time (indirect) index outside its tensor.
+/// An index outside its tensor found at run time (gather_flattened's indices; an affine index
+/// whose range tracing could not bound).
 [[noreturn]] void err_tensor_access_out_of_bound(const std::string& tensor, size_t dim, int64_t lo,
                                                  int64_t hi, int64_t size,
                                                  const ir::SourceLoc& loc);
+/// A run-time (indirect) DMA index outside its tensor, as NKI's simulator reports it: the
+/// element's offset in the flattened tensor against the tensor's element count.
+[[noreturn]] void err_indirect_index_out_of_bounds(int64_t flat_index, int64_t elems,
+                                                   const ir::SourceLoc& loc);
 /// A do-while loop that kept going.
 [[noreturn]] void err_while_limit(int64_t iterations, const ir::SourceLoc& loc);
 /// Inputs that do not match the kernel's parameters.

@@ -159,7 +159,18 @@ nki.simulate_kernel(k, np.zeros((128, 512), np.float32))`],
 def k(a):
     out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
     accs = [nl.zeros((128, 512), dtype=nl.float32, buffer=nl.psum) for _ in range(9)]
+    outs = [nl.copy(acc) for acc in accs]
     nl.store(out, value=nl.load(a))
+    return out
+nki.simulate_kernel(k, np.zeros((128, 512), np.float32))`],
+  ["indirect-index-out-of-bounds", `@nki.jit
+def k(a):
+    out = nl.ndarray((64, 512), dtype=a.dtype, buffer=nl.shared_hbm)
+    ix, iy = nl.mgrid[0:64, 0:512]
+    idx = nisa.iota(3 * nl.arange(64)[:, None], dtype=np.int32)
+    t = nl.ndarray((64, 512), dtype=a.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=t[ix, iy], src=a[idx, iy])
+    nl.store(out, value=t)
     return out
 nki.simulate_kernel(k, np.zeros((128, 512), np.float32))`],
   ["simulate-input-mismatch", `@nki.jit
