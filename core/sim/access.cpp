@@ -74,18 +74,26 @@ void indirect_offsets(const View& v, const int64_t* pos, int64_t lo, int64_t n, 
   int64_t idx[kChunk];
   read_i64(*v.ind, pos, lo, n, idx, r);
   // The static part of the indirect dimension's index is folded into origin/strides; the
-  // bounds check needs it alone: ind_base holds it at the run start, dim stride = inner.
+  // bounds check needs it alone: ind_base plus ind_dstride along the tile.
+  int64_t fixed = v.ind_base;
+  for (int k = 0; k < v.rank - 1; ++k) fixed += v.ind_dstride[k] * pos[k];
+  const int64_t inner = v.rank > 0 ? v.ind_dstride[v.rank - 1] : 0;
   for (int64_t i = 0; i < n; ++i) {
-    int64_t total = v.ind_base + idx[i];
+    int64_t total = fixed + inner * (lo + i) + idx[i];
     int64_t off = v.offset(pos, lo + i) + idx[i] * v.ind_stride;
     if (total < 0 || total >= v.ind_size) {
       if (v.skip_oob) {
         offs[i] = -1;
         continue;
       }
+      // NKI's simulator names the element by its offset in the flattened tensor; an index
+      // past an inner dimension that stays inside the tensor is named by its dimension.
       int64_t elems = 1;
       for (int64_t d : v.tensor->shape) elems *= d;
-      err_indirect_index_out_of_bounds(off, elems, v.loc ? *v.loc : SourceLoc{});
+      const SourceLoc loc = v.loc ? *v.loc : SourceLoc{};
+      if (off < 0 || off >= elems) err_indirect_index_out_of_bounds(off, elems, loc);
+      err_tensor_access_out_of_bound(v.tensor->name, static_cast<size_t>(v.ind_dim), total, total,
+                                     v.ind_size, loc);
     }
     offs[i] = off;
   }
@@ -178,11 +186,8 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
       v.ind_dim = static_cast<int64_t>(d);
       v.ind_stride = tstride[d];
       v.ind_size = shape[d];
-      v.ind_base = base; // refined per run below when the static part varies
-      for (int a = 0; a < kMaxRank; ++a)
-        if (dstride[a] != 0)
-          err_not_supported_in_simulator(
-              "an indirect index whose static part varies along the tile", loc);
+      v.ind_base = base;
+      std::copy(dstride, dstride + kMaxRank, v.ind_dstride);
       continue;
     }
     if (visited && (mn < 0 || mx >= shape[d]))

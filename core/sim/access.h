@@ -105,6 +105,7 @@ struct View {
   // indirect indexing: the element offset adds idx(t) * ind_stride, idx read through `ind`
   const View* ind = nullptr;
   int64_t ind_stride = 0, ind_dim = -1, ind_base = 0, ind_size = 0;
+  int64_t ind_dstride[kMaxRank] = {0}; ///< the static part's step along each tile axis
   bool skip_oob = false; ///< oob_mode=skip: out-of-bounds indirect elements are skipped
   const ir::SourceLoc* loc = nullptr; ///< the instruction, for run-time errors
   /// The pattern's tile has another shape with as many elements: its elements pair with the
@@ -120,6 +121,14 @@ struct View {
 };
 
 class Reporter;
+
+/// The location of a view made outside any instruction. resolve() keeps a pointer to the
+/// location it is given (for run-time errors), so callers pass an object that outlives the
+/// view: an instruction's `loc`, or this one.
+inline const ir::SourceLoc& no_loc() {
+  static const ir::SourceLoc none;
+  return none;
+}
 
 /// Resolves `ap` onto `dom` in `storage`; checks that every element it reaches is inside the
 /// tensor (static part; indirect indices are checked as they are read).

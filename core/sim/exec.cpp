@@ -41,7 +41,7 @@ View Exec::tensor_view(TensorId id, const Domain& dom) {
   ap.tile_shape = t.shape;
   for (size_t d = 0; d < t.shape.size(); ++d)
     ap.index.push_back(AffineExpr::var({VarKind::TileAxis, static_cast<int>(d)}));
-  return resolve(storage, k, ap, dom, env, cur ? cur->loc : SourceLoc{}, pool);
+  return resolve(storage, k, ap, dom, env, cur ? cur->loc : no_loc(), pool);
 }
 
 View Exec::output(const Instruction& in, const Domain& dom, bool covers) {
@@ -56,7 +56,7 @@ View Exec::output(const Instruction& in, const Domain& dom, bool covers) {
 }
 
 View Exec::view(const Operand& o, const Domain& dom) {
-  const SourceLoc& loc = cur ? cur->loc : SourceLoc{};
+  const SourceLoc& loc = cur ? cur->loc : no_loc();
   View v = resolve(storage, k, o.ap, dom, env, loc, pool);
   if (!v.linear) {
     count_bytes(v, dom);
@@ -185,7 +185,7 @@ void Exec::warn(const sema::Warning& w, const SourceLoc* loc) {
 }
 
 void Exec::unsupported(const std::string& what) const {
-  err_not_supported_in_simulator(what, cur ? cur->loc : SourceLoc{});
+  err_not_supported_in_simulator(what, cur ? cur->loc : no_loc());
 }
 
 ExecFn ExecTable::find(const std::string& opcode) const {

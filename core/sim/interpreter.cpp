@@ -210,8 +210,7 @@ bool Interpreter::run_strips(const StripGroup& g) {
 
 int64_t Interpreter::read_scalar(const AccessPattern& ap, double* as_float) {
   Domain dom(ap.tile_shape, {}, ex_.env);
-  View v =
-      resolve(ex_.storage, k_, ap, dom, ex_.env, ex_.cur ? ex_.cur->loc : SourceLoc{}, ex_.pool);
+  View v = resolve(ex_.storage, k_, ap, dom, ex_.env, ex_.cur ? ex_.cur->loc : no_loc(), ex_.pool);
   int64_t pos[kMaxRank] = {0};
   float f;
   read_f32(v, pos, 0, 1, &f, ex_);

@@ -167,6 +167,53 @@ for r in range(4):
   });
 });
 
+describe("simulated dynamic offsets", () => {
+  const kernel = `${HEAD}
+@nki.jit
+def k(src, offsets):
+    out = nl.ndarray([128, 16], dtype=src.dtype, buffer=nl.shared_hbm)
+    ip, iz = nl.mgrid[0:128, 0:4]
+    s_sb = nl.load(src)
+    off_sb = nl.load(offsets)
+    res = nl.ndarray([128, 16], dtype=src.dtype, buffer=nl.sbuf)
+    for j in nl.affine_range(4):
+        res[ip, j * 4 + iz] = nisa.tensor_copy_dynamic_src(s_sb[ip, off_sb[0, j] + iz])
+    nl.store(out, value=res)
+    return out
+
+src = np.arange(128 * 64, dtype=np.float32).reshape((128, 64))
+`;
+
+  test("a run-time offset plus a static part that varies along the tile copies each window", () => {
+    py.err = "";
+    const r = py.runtime.runSource(
+      `${kernel}offs = [3, 10, 20, 60]
+out = nki.simulate_kernel(k, src, np.array([offs], dtype=np.int32))
+for p in (0, 77, 127):
+    for j in range(4):
+        for z in range(4):
+            assert float(out[p, 4 * j + z]) == float(src[p, offs[j] + z]), (p, j, z)
+`,
+      { filename: "mv.py" },
+    );
+    expect(py.err).toBe("");
+    expect(r.exitCode).toBe(0);
+  });
+
+  test("a window reaching past the free dimension is NKI's out-of-bound error at the copy", () => {
+    py.err = "";
+    const r = py.runtime.runSource(
+      `${kernel}nki.simulate_kernel(k, src, np.array([[3, 10, 20, 61]], dtype=np.int32))
+`,
+      { filename: "mv.py" },
+    );
+    expect(r.exitCode).not.toBe(0);
+    expect(py.err).toContain(
+      "mv.py:16:31: error: IndexError: Out-of-bound access for tensor `s_sb` on dimension 1: index range [64, 64] exceed dimension size of 64",
+    );
+  });
+});
+
 describe("neuronxcc.nki.compiler", () => {
   test("direct allocations are recorded on the allocating instruction; directives accepted", () => {
     const l = ir(

@@ -334,6 +334,6 @@ print(gather(data, np.array([[1], [2], [3], [15]], dtype=np.int32))[:, 1].tolist
 gather(data, np.array([[1], [2], [3], [16]], dtype=np.int32))
 `);
     expect(r.out).toBe("[2.25, 4.25, 6.25, 30.25]\n");
-    expect(r.err).toContain("error: IndexError: index 128 is out of bounds for axis 0 with size 128");
+    expect(r.err).toContain("k.py:13:12: error: IndexError: index 128 is out of bounds for axis 0 with size 128");
   });
 });
