@@ -60,6 +60,19 @@ nki.trace_kernel(k, nt.tensor[[128, 8], nl.float32])
 `);
     expect(text).toMatch(/%m = .*%t\[p, 0\] : sbuf f32\[128,1\]/);
   });
+
+  test("the grid's unit axis keeps its place: a[0, g.x] of a [1, F] grid is [1, F]", () => {
+    // NKI's nc_stream_shuffle doc test broadcasts src=a[0, g.x] with g = nl.mgrid[0:1, 0:128].
+    const text = run(`@nki.jit
+def k(x):
+    g = nl.mgrid[0:1, 0:128]
+    t = nl.load(x)
+    m = nl.copy(t[0, g.x])
+    return None
+nki.trace_kernel(k, nt.tensor[[1, 128], nl.float32])
+`);
+    expect(text).toMatch(/%m = .*%t\[0, f\] : sbuf f32\[1,128\]/);
+  });
 });
 
 describe("output-parameter kernels", () => {

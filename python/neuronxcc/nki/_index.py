@@ -361,15 +361,18 @@ def layout_grid_indices_with_order(keys):
             axes.append((("point", pos), 1, True))
     real = [a for a in axes if not a[2]]
     if len(real) < 2:
-        # A tile keeps two axes: first the unused length-1 axes of the grids it indexes with
-        # (`m[i_p, 0]` with `i_p, i_f, i_one = nl.mgrid[0:128, 0:N, 0:1]` is [128, 1]), then
+        # A tile keeps two axes: first the unused length-1 axes of the grids it indexes with,
+        # where the grid has them (`m[i_p, 0]` with `i_p, i_f, i_one = nl.mgrid[0:128, 0:N,
+        # 0:1]` is [128, 1]; `a[0, g.x]` with `g = nl.mgrid[0:1, 0:128]` is [1, 128]), then
         # the positions of its integer indices.
         for g in dict.fromkeys(e.grid for e in exprs if e.grid):
             for axis, n in enumerate(g[1]):
                 if len(real) >= 2:
                     break
                 if n == 1 and (g[0], axis) not in [a[0] for a in real]:
-                    real.append(((g[0], axis), 1, False))
+                    at = next((j for j, a in enumerate(real)
+                               if a[0][0] == g[0] and a[0][1] > axis), len(real))
+                    real.insert(at, ((g[0], axis), 1, False))
     if len(real) >= 2:
         axes = real  # a tile of two axes or more drops integer indices
     layout = (tuple(a[0] for a in axes), tuple(a[1] for a in axes))
