@@ -26,6 +26,39 @@ ValueId OpCall::tile(const std::string& role) const {
   return v.value;
 }
 
+namespace {
+
+// What an attribute of the wrong kind is, for the user's message: an index expression (an
+// object) mentions loop variables or program ids.
+std::string kind_of(const util::Json& j) {
+  switch (j.type()) {
+  case util::Json::Type::Object:
+    return "an expression of loop variables or program ids";
+  case util::Json::Type::String:
+    return "'" + j.string() + "'";
+  case util::Json::Type::Array:
+    return "a list";
+  case util::Json::Type::Bool:
+    return j.boolean() ? "True" : "False";
+  case util::Json::Type::Number:
+    return "a number that is not an integer";
+  default:
+    return "None";
+  }
+}
+
+int64_t integer_attr(const util::Json& j, const std::string& key, const std::string& api) {
+  if (!j.is_number() || j.number() != static_cast<double>(static_cast<int64_t>(j.number())))
+    sema::err_attribute_not_constant(key, api, "integer", kind_of(j));
+  return static_cast<int64_t>(j.number());
+}
+
+} // namespace
+
+int64_t OpCall::integer_of(const util::Json& j, const std::string& key) const {
+  return integer_attr(j, key, api);
+}
+
 std::string OpCall::attr_string(const std::string& key, const std::string& fallback) const {
   const util::Json& j = attrs[key];
   return j.is_string() ? j.string() : fallback;
@@ -33,24 +66,31 @@ std::string OpCall::attr_string(const std::string& key, const std::string& fallb
 
 int64_t OpCall::attr_int(const std::string& key, int64_t fallback) const {
   const util::Json& j = attrs[key];
-  return j.is_null() ? fallback : j.integer();
+  return j.is_null() ? fallback : integer_attr(j, key, api);
 }
 
 double OpCall::attr_number(const std::string& key, double fallback) const {
   const util::Json& j = attrs[key];
-  return j.is_null() ? fallback : j.number();
+  if (j.is_null()) return fallback;
+  if (!j.is_number()) sema::err_attribute_not_constant(key, api, "number", kind_of(j));
+  return j.number();
 }
 
 bool OpCall::attr_bool(const std::string& key, bool fallback) const {
   const util::Json& j = attrs[key];
-  return j.is_null() ? fallback : j.boolean();
+  if (j.is_null()) return fallback;
+  if (j.is_bool()) return j.boolean();
+  if (j.is_number()) return j.number() != 0;
+  sema::err_attribute_not_constant(key, api, "bool", kind_of(j));
 }
 
 std::vector<int64_t> OpCall::attr_ints(const std::string& key) const {
   const util::Json& j = attrs[key];
   if (j.is_null()) return {};
-  if (j.is_number()) return {j.integer()};
-  return j.int_list();
+  if (!j.is_array()) return {integer_attr(j, key, api)};
+  std::vector<int64_t> out;
+  for (const util::Json& x : j.array()) out.push_back(integer_attr(x, key, api));
+  return out;
 }
 
 ir::Engine engine_attr(const OpCall& c) {

@@ -31,6 +31,9 @@ struct OpCall {
   double attr_number(const std::string& key, double fallback) const;
   bool attr_bool(const std::string& key, bool fallback = false) const;
   std::vector<int64_t> attr_ints(const std::string& key) const;
+  /// `j` (a value of attribute `key`) as an integer; a TypeError at the user's line when it is
+  /// anything else (an expression of loop variables, a float, a string).
+  int64_t integer_of(const util::Json& j, const std::string& key) const;
 };
 
 /// The engine an `engine=` attribute names: a nisa.engine value (1 tensor, 2 scalar, 3 gpsimd,

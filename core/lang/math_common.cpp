@@ -119,7 +119,7 @@ std::string reduce_cmd_attr(const OpCall& c) {
   if (j.is_null()) return "idle";
   if (j.is_string()) return j.string();
   static const char* kNames[] = {"idle", "reset", "reduce", "reset_reduce", "load_reduce"};
-  int64_t v = j.integer();
+  int64_t v = c.attr_int("reduce_cmd", 0);
   if (v < 0 || v > 4) sema::err_unknown_reduce_cmd(v);
   return kNames[v];
 }
@@ -252,13 +252,8 @@ ValueId broadcast_to(NeuronCodegen& cg, ValueId v, const std::vector<int64_t>& s
   return cg.add_value(broadcast_ap(ap, subst, shape));
 }
 
-std::vector<int64_t> reduce_axes(const util::Json& axis, size_t rank) {
-  std::vector<int64_t> axes;
-  if (axis.is_number()) {
-    axes.push_back(axis.integer());
-  } else if (axis.is_array()) {
-    for (const util::Json& a : axis.array()) axes.push_back(a.integer());
-  }
+std::vector<int64_t> reduce_axes(const OpCall& c, size_t rank) {
+  std::vector<int64_t> axes = c.attr_ints("axis");
   if (axes.empty()) sema::err_empty_axis();
   for (int64_t& a : axes) {
     int64_t given = a;

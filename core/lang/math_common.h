@@ -79,7 +79,7 @@ ValueId broadcast_to(NeuronCodegen& cg, ValueId v, const std::vector<int64_t>& s
 
 /// `axis=` (int or list; negative counts from the end) as sorted free axes of a rank-`rank`
 /// tile.
-std::vector<int64_t> reduce_axes(const util::Json& axis, size_t rank);
+std::vector<int64_t> reduce_axes(const OpCall& c, size_t rank);
 /// The shape after reducing `axes`: kept as 1 with keepdims; otherwise dropped, and a result
 /// of rank 1 is the (P, 1) column NKI gives 2-D reductions.
 std::vector<int64_t> reduced_shape(const std::vector<int64_t>& shape,

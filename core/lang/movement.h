@@ -58,5 +58,7 @@ MaskSpec operand_mask(const OpCall& c, const std::string& role);
 /// Registration of the family's files other than ops_matmul.cpp / ops_movement.cpp.
 void register_view_ops(OpRegistry& r);     // ops_tensor_views.cpp: reshape, view, broadcast...
 void register_constant_ops(OpRegistry& r); // ops_constants.cpp: shared constants, *_like, ncc
+/// ops_partition_moves.cpp: nc_stream_shuffle, local_gather.
+void register_partition_move_ops(OpRegistry& r);
 
 } // namespace nki::lang

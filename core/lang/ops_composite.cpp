@@ -56,7 +56,7 @@ ValueId mean_of(NeuronCodegen& cg, ValueId x, const std::vector<int64_t>& axes, 
 
 ValueId handle_mean(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
-  auto axes = reduce_axes(c.attrs["axis"], shape_of(cg, x).size());
+  auto axes = reduce_axes(c, shape_of(cg, x).size());
   return mean_of(cg, x, axes, c.attr_bool("keepdims"), c.dtype, c.name, c.mask);
 }
 
@@ -64,7 +64,7 @@ ValueId handle_mean(NeuronCodegen& cg, const OpCall& c) {
 ValueId handle_var(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
   const auto shape = shape_of(cg, x);
-  auto axes = reduce_axes(c.attrs["axis"], shape.size());
+  auto axes = reduce_axes(c, shape.size());
   ValueId mu = mean_of(cg, x, axes, true, DType::Float32, derived_name(c.name, "mean"), c.mask);
   ValueId diff = emit_binary(cg, c.api, "subtract", tile(x), tile(mu), DType::Float32,
                              derived_name(c.name, "diff"), c.mask);
@@ -78,7 +78,7 @@ ValueId handle_var(NeuronCodegen& cg, const OpCall& c) {
 // softmax = exp(x - max(x)) / sum(exp(x - max(x))) along `axis`.
 ValueId handle_softmax(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
-  auto axes = reduce_axes(c.attrs["axis"], shape_of(cg, x).size());
+  auto axes = reduce_axes(c, shape_of(cg, x).size());
   std::optional<DType> cd = compute_dtype(c);
   DType t = c.dtype.value_or(cd.value_or(dtype_of(cg, x)));
   ValueId mx =
@@ -96,7 +96,7 @@ ValueId handle_rms_norm(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
   ValueId w = tile_arg(cg, c, "w");
   const auto shape = shape_of(cg, x);
-  auto axes = reduce_axes(c.attrs["axis"], shape.size());
+  auto axes = reduce_axes(c, shape.size());
   double n = c.attr_number("n", static_cast<double>(reduced_count(shape, axes)));
   double eps = c.attr_number("epsilon", 1e-6);
   std::optional<DType> cd = compute_dtype(c);

@@ -1,10 +1,13 @@
 // Matrix multiplication and transposes (nl.matmul, nisa.nc_matmul, nl.transpose,
 // nisa.nc_transpose) and the folding of PSUM accumulation into nc_matmul. docs/ops/movement.md.
 #include <algorithm>
+#include <tuple>
 
 #include "lang/call.h"
 #include "lang/common.h"
 #include "lang/movement.h"
+#include "lang/requests.h"
+#include "printer/printer.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
 #include "sema/sema_movement.h"
@@ -138,16 +141,46 @@ ValueId emit_matmul(NeuronCodegen& cg, const MatmulSpec& s) {
   return emit_result(cg, std::move(in), s.name, out, DType::Float32, Buffer::Psum);
 }
 
-// tile_position / tile_size: a PE-array tile [rows, cols] at (row, col), multiples of 32.
-void check_pe_tile(const NeuronCodegen& cg, const std::vector<int64_t>& pos,
+// tile_position / tile_size: a PE-array tile [rows, cols] at (row, col), multiples of 32. A
+// position may be an expression of loop variables ((i % 2) * 64, as NKI's doc tests write it):
+// every value it takes is checked, and the IR prints the expression.
+struct PeCoord {
+  int64_t lo = 0, hi = 0; ///< the values it takes, over the loops' ranges
+  bool aligned = true;    ///< every value a multiple of 32
+  AffineExpr expr;
+};
+
+std::vector<PeCoord> pe_coords(const NeuronCodegen& cg, const OpCall& c, const std::string& key) {
+  const util::Json& j = c.attrs[key];
+  std::vector<PeCoord> out;
+  if (j.is_null()) return out;
+  if (!j.is_array()) sema::err_matmul_pe_tile("both must be given as (row, column) pairs");
+  for (const util::Json& x : j.array()) {
+    PeCoord p;
+    if (x.is_object()) {
+      p.expr = decode_expr(x).expr;
+      std::tie(p.lo, p.hi) = cg.range_of(p.expr, {});
+      p.aligned = p.expr.constant() % 32 == 0;
+      for (const auto& [v, coeff] : p.expr.terms()) p.aligned = p.aligned && coeff % 32 == 0;
+    } else {
+      p.lo = p.hi = c.integer_of(x, key);
+      p.expr = AffineExpr(p.lo);
+      p.aligned = p.lo % 32 == 0;
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+void check_pe_tile(const NeuronCodegen& cg, const std::vector<PeCoord>& pos,
                    const std::vector<int64_t>& size, ValueId stationary) {
   if (pos.empty() && size.empty()) return;
   if (pos.size() != 2 || size.size() != 2)
     sema::err_matmul_pe_tile("both must be given as (row, column) pairs");
   for (int i = 0; i < 2; ++i) {
-    if (pos[i] < 0 || pos[i] % 32 || size[i] <= 0 || size[i] % 32)
+    if (pos[i].lo < 0 || !pos[i].aligned || size[i] <= 0 || size[i] % 32)
       sema::err_matmul_pe_tile("positions and sizes are multiples of 32");
-    if (pos[i] + size[i] > kPmax)
+    if (pos[i].hi + size[i] > kPmax)
       sema::err_matmul_pe_tile("the tile must lie within the 128 x 128 PE array");
   }
   const auto& ss = shape_of(cg, stationary);
@@ -155,6 +188,21 @@ void check_pe_tile(const NeuronCodegen& cg, const std::vector<int64_t>& pos,
     sema::err_matmul_pe_tile("the stationary tile '" + described(cg, stationary) +
                              "' does not fit a PE tile of " + std::to_string(size[0]) + " x " +
                              std::to_string(size[1]));
+}
+
+// tile_position as an attribute: integers, or the expressions' text when one is symbolic.
+AttrValue pe_position_attr(const NeuronCodegen& cg, const std::vector<PeCoord>& pos) {
+  bool constant =
+      std::all_of(pos.begin(), pos.end(), [](const PeCoord& p) { return p.expr.is_constant(); });
+  if (constant) {
+    std::vector<int64_t> v;
+    for (const PeCoord& p : pos) v.push_back(p.lo);
+    return v;
+  }
+  std::string text = "[";
+  for (size_t i = 0; i < pos.size(); ++i)
+    text += (i ? ", " : "") + printer::format_expr(cg.kernel(), pos[i].expr, 0);
+  return text + "]";
 }
 
 ValueId handle_nc_matmul(NeuronCodegen& cg, const OpCall& c) {
@@ -170,10 +218,10 @@ ValueId handle_nc_matmul(NeuronCodegen& cg, const OpCall& c) {
   s.name = c.name;
   for (const char* flag : {"is_stationary_onezero", "is_moving_onezero", "is_transpose"})
     if (c.attr_bool(flag)) s.attrs.push_back({flag, int64_t{1}});
-  auto pos = c.attr_ints("tile_position");
+  auto pos = pe_coords(cg, c, "tile_position");
   auto size = c.attr_ints("tile_size");
   check_pe_tile(cg, pos, size, s.stationary);
-  if (!pos.empty()) s.attrs.push_back({"tile_position", pos});
+  if (!pos.empty()) s.attrs.push_back({"tile_position", pe_position_attr(cg, pos)});
   if (!size.empty()) s.attrs.push_back({"tile_size", size});
   if (!s.perf_mode.empty()) s.attrs.push_back({"perf_mode", s.perf_mode});
   return emit_matmul(cg, s);

@@ -215,6 +215,7 @@ void register_movement_ops(OpRegistry& r) {
   r.add("atomic_rmw", handle_atomic_rmw);
   register_view_ops(r);
   register_constant_ops(r);
+  register_partition_move_ops(r);
 }
 
 } // namespace nki::lang

@@ -36,7 +36,7 @@ std::string nl_reduce_op(const std::string& api) {
 
 ValueId handle_nl_reduce(NeuronCodegen& cg, const OpCall& c) {
   ValueId x = tile_arg(cg, c, "x");
-  auto axes = reduce_axes(c.attrs["axis"], shape_of(cg, x).size());
+  auto axes = reduce_axes(c, shape_of(cg, x).size());
   return emit_reduce(cg, nl_reduce_op(c.api), x, axes, c.attr_bool("keepdims"), false, c.dtype,
                      c.name, c.mask);
 }
@@ -50,7 +50,7 @@ ValueId handle_tensor_reduce(NeuronCodegen& cg, const OpCall& c) {
   if (negate && !is_arith_reduce(op)) sema::err_reduce_unsupported_negate(op);
   if (is_bitvec(op) && !bitvec_reduce_dtype(dtype_of(cg, data)))
     sema::err_reduce_bitvec_op_invalid_dtype(op, dtype_name(dtype_of(cg, data)));
-  auto axes = reduce_axes(c.attrs["axis"], shape_of(cg, data).size());
+  auto axes = reduce_axes(c, shape_of(cg, data).size());
   return emit_reduce(cg, op, data, axes, c.attr_bool("keepdims"), negate, c.dtype, c.name, c.mask);
 }
 

@@ -266,7 +266,7 @@ ValueId handle_iota(NeuronCodegen& cg, const OpCall& c) {
   const util::Json& j = c.attrs["expr"];
   IndexExpr expr;
   if (j.is_number())
-    expr.expr = AffineExpr(j.integer());
+    expr.expr = AffineExpr(c.attr_int("expr", 0));
   else if (j.is_object())
     expr = decode_expr(j);
   else

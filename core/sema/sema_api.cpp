@@ -82,4 +82,11 @@ void err_unsupported_host_dtype(const std::string& dtype) {
   throw NkiError(Code::of(__func__), "TypeError", "unsupported host array dtype " + dtype);
 }
 
+void err_attribute_not_constant(const std::string& param, const std::string& api,
+                                const std::string& expected, const std::string& got) {
+  throw NkiError(Code::of(__func__), "TypeError",
+                 "'" + param + "' of '" + api + "' must be a compile-time " + expected + ", got " +
+                     got);
+}
+
 } // namespace nki::sema

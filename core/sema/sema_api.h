@@ -15,6 +15,10 @@ namespace nki::sema {
 [[noreturn]] void err_needs_tile_operand(const std::string& api);
 /// TypeError: an `op=` argument that is not an operator (nl.add, np.add, ...).
 [[noreturn]] void err_expected_operator(const std::string& param, const std::string& api);
+/// TypeError: a compile-time argument (an attribute: axis, shape, tile_position, ...) of the
+/// wrong kind, e.g. an expression of loop variables where NKI needs an integer.
+[[noreturn]] void err_attribute_not_constant(const std::string& param, const std::string& api,
+                                             const std::string& expected, const std::string& got);
 /// ValueError: a reduce_cmd outside nisa.reduce_cmd's values.
 [[noreturn]] void err_unknown_reduce_cmd(int64_t value);
 /// ValueError: a `buffer=` that is not sbuf, psum, hbm, shared_hbm or private_hbm.

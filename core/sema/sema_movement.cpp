@@ -131,4 +131,13 @@ void err_matmul_pe_tile(const std::string& why) {
                  "invalid tile_position/tile_size of 'nc_matmul': " + why);
 }
 
+void err_stream_shuffle_arg(const std::string& why) {
+  throw NkiError(Code::of(__func__), "ValueError",
+                 "invalid arguments of 'nc_stream_shuffle': " + why);
+}
+
+void err_local_gather_arg(const std::string& why) {
+  throw NkiError(Code::of(__func__), "ValueError", "invalid arguments of 'local_gather': " + why);
+}
+
 } // namespace nki::sema

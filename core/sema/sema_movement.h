@@ -62,6 +62,10 @@ namespace nki::sema {
 [[noreturn]] void err_expand_dims_axis(const std::string& tile, int64_t axis);
 /// ValueError (text ours): dma_transpose axes other than NKI's fixed permutations.
 [[noreturn]] void err_dma_transpose_axes(const std::string& axes, const std::string& expected);
+/// ValueError (text ours): an nc_stream_shuffle whose shuffle_mask or tiles NKI rejects.
+[[noreturn]] void err_stream_shuffle_arg(const std::string& why);
+/// ValueError (text ours): a local_gather argument outside NKI's documented constraints.
+[[noreturn]] void err_local_gather_arg(const std::string& why);
 /// ValueError (text ours): nc_matmul tile_position / tile_size that do not describe a PE tile.
 [[noreturn]] void err_matmul_pe_tile(const std::string& why);
 

@@ -210,6 +210,7 @@ const ExecTable& exec_table() {
     register_reduce_execs(t);
     register_matmul_execs(t);
     register_misc_execs(t);
+    register_partition_move_execs(t);
     return t;
   }();
   return t;

@@ -136,12 +136,13 @@ private:
 /// Every executor (built once).
 const ExecTable& exec_table();
 
-void register_movement_execs(ExecTable& t);    // exec_movement.cpp
-void register_creation_execs(ExecTable& t);    // exec_creation.cpp
-void register_elementwise_execs(ExecTable& t); // exec_elementwise.cpp
-void register_select_execs(ExecTable& t);      // exec_select.cpp
-void register_reduce_execs(ExecTable& t);      // exec_reduce.cpp
-void register_matmul_execs(ExecTable& t);      // exec_matmul.cpp
-void register_misc_execs(ExecTable& t);        // exec_misc.cpp: random, device_print, ...
+void register_movement_execs(ExecTable& t);       // exec_movement.cpp
+void register_creation_execs(ExecTable& t);       // exec_creation.cpp
+void register_elementwise_execs(ExecTable& t);    // exec_elementwise.cpp
+void register_select_execs(ExecTable& t);         // exec_select.cpp
+void register_reduce_execs(ExecTable& t);         // exec_reduce.cpp
+void register_matmul_execs(ExecTable& t);         // exec_matmul.cpp
+void register_misc_execs(ExecTable& t);           // exec_misc.cpp: random, device_print, ...
+void register_partition_move_execs(ExecTable& t); // exec_partition_moves.cpp
 
 } // namespace nki::sim

@@ -112,6 +112,9 @@ const IN_KERNEL = [
   ["src-dst-same-dtype-predicated", "d = nl.ndarray((128, 512), dtype=nl.float32, buffer=nl.sbuf)\np = nl.copy(t, dtype=nl.uint8)\nnisa.tensor_copy_predicated(src=nl.copy(t, dtype=nl.bfloat16), dst=d, predicate=p)"],
   ["perf-mode-operand-shape", "r = nisa.nc_matmul(t[:, 0:128], t, perf_mode='double_row')"],
   ["indirect-indices-free-dim", "idx = nl.load(b[0:128, 0:1]).view(nl.int32)\nx = nl.load(a[nl.arange(128)[:, None], idx[nl.arange(128)[:, None], 0]])"],
+  ["attribute-not-constant", "for i in nl.affine_range(2):\n    y = nl.sum(t, axis=i)"],
+  ["stream-shuffle-arg", "nisa.nc_stream_shuffle(src=t, dst=t, shuffle_mask=[0] * 16)"],
+  ["local-gather-arg", "ix = nl.zeros((128, 4), dtype=nl.uint16)\ng = nisa.local_gather(t, ix, 3)"],
   ["indirect-index-tile-shape", "idx = nl.load(b[0:128, 0:1]).view(nl.int32)\ni_p, i_f = nl.mgrid[0:128, 0:512]\nx = nl.load(a[idx[i_p, 0], i_f])"],
 ];
 

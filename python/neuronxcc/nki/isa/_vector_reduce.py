@@ -131,14 +131,33 @@ def sequence_bounds(*, segment_ids, dtype=None):
 
 
 def nc_stream_shuffle(src, dst, shuffle_mask, *, dtype=None, mask=None, **kwargs):
-    """Cross-partition shuffle within 32-partition quadrants. Not supported in nki-playground
-    yet."""
-    _ops.call("nc_stream_shuffle", [("src", src), ("dst", dst)], dtype=dtype, mask=mask)
+    """Cross-partition moves within 32-partition quadrants (Vector): in every quadrant,
+    partition ``i`` of ``dst`` receives partition ``shuffle_mask[i]`` of ``src`` (255: left
+    unmodified). In place (``dst`` is ``src``) is allowed. Returns None.
+
+    Args:
+      src, dst: tiles in SBUF or PSUM of one dtype and as many elements per partition.
+      shuffle_mask: 32 integers.
+    """
+    _ops.call("nc_stream_shuffle", [("src", src), ("dst", dst)],
+              attrs={"shuffle_mask": list(shuffle_mask)
+                     if isinstance(shuffle_mask, (list, tuple)) else shuffle_mask},
+              dtype=dtype, mask=mask)
 
 
 def local_gather(src_buffer, index, num_elem_per_idx=1, num_valid_indices=None, *, mask=None):
-    """GpSimd gather within 16-partition groups. Not supported in nki-playground yet."""
-    return _ops.call("local_gather", [("src_buffer", src_buffer), ("index", index)], mask=mask)
+    """Gather within 16-partition groups (GpSimd): each group of 16 partitions flattens its
+    slice of ``index`` (uint16 element offsets, partition first) and every partition of the
+    group reads ``num_elem_per_idx`` contiguous elements of its own row of ``src_buffer`` at
+    each of the first ``num_valid_indices`` offsets.
+
+    Returns:
+      the gathered tile, src_buffer's dtype: (P, n // 16, 16, num_elem_per_idx) for n valid
+      indices a multiple of 16, else (P, n, num_elem_per_idx).
+    """
+    return _ops.call("local_gather", [("src_buffer", src_buffer), ("index", index)],
+                     attrs={"num_elem_per_idx": num_elem_per_idx,
+                            "num_valid_indices": num_valid_indices}, mask=mask)
 
 
 def builtin_custom_op(function_name, lib_file_name, ulib_to_ucode_version, ulib_to_isa_version,
