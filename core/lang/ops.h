@@ -89,8 +89,10 @@ ValueId binary(NeuronCodegen& cg, const std::string& api, const std::string& op,
                const std::string& name);
 /// The kernel's return values, in order; checks mutable parameters are among them. A kernel
 /// that writes its results through parameters (`by_reference`: `@nki.trace`, the pre-2.20
-/// convention) has the parameters it writes as its outputs.
-void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values, bool by_reference = false);
+/// convention) has the parameters it writes as its outputs. A `simulated` kernel may also
+/// return on-chip tensors, as NKI's simulator allows.
+void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values, bool by_reference = false,
+                 bool simulated = false);
 
 /// Raises failed-to-infer-tile when `v` still spans block dimensions of its tensor.
 void check_is_tile(const NeuronCodegen& cg, ValueId v);

@@ -222,7 +222,8 @@ std::unique_ptr<ir::Kernel> close_trace(const Json& end) {
       if (end.has("loc")) cg.builder.set_loc(decode_loc(end["loc"]));
       std::vector<ValueId> vs;
       for (const Json& j : end["values"].array()) vs.push_back(decode_value(cg, j));
-      set_outputs(cg, vs, end["by_reference"].is_bool() && end["by_reference"].boolean());
+      set_outputs(cg, vs, end["by_reference"].is_bool() && end["by_reference"].boolean(),
+                  end["simulated"].is_bool() && end["simulated"].boolean());
       cg.pop_scope(static_cast<ir::RegionId>(end["region"].integer()));
       cg.exit_trace_scope(trace::TraceScopeKind::KernelScope);
     } catch (sema::NkiError& e) {

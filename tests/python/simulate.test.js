@@ -318,6 +318,23 @@ big(np.ones((2, 2), dtype=np.float32))
     expect(r.err).toContain("k.py:11:9: error: RuntimeError: stack overflow: required sbuf size 320000 exceeds available sbuf size 196608");
   });
 
+  test("a simulated kernel may return an SBUF tile (NKI's simulator does); a trace may not", () => {
+    const kernel = `${PRELUDE}
+@nki.jit(mode="simulation")
+def k(x):
+    t = nl.ndarray(x.shape, dtype=nl.float32, buffer=nl.sbuf)
+    t[...] = nl.multiply(nl.load(x), 3.0)
+    return t
+`;
+    const r = run(`${kernel}print(k(np.arange(4, dtype=np.float32).reshape((2, 2))).tolist())
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("[[0.0, 3.0], [6.0, 9.0]]\n");
+    const t = run(`${kernel}import neuronxcc.nki.typing as nt\nnki.trace_kernel(k, nt.tensor[[2, 2], nl.float32])\n`);
+    expect(t.exitCode).not.toBe(0);
+    expect(t.err).toContain("error: NKISyntaxError: kernel output `t` must be an HBM tensor");
+  });
+
   test("an indirect gather moves the rows' bytes; out of bounds raises IndexError at the load", () => {
     const r = run(`${PRELUDE}
 @nki.jit(mode="simulation")
