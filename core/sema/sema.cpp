@@ -264,7 +264,7 @@ Warning warn_shadowing_local_tensor(const std::string& described_tensor, const s
 void err_predicate_truth_value() {
   throw NkiError(Code::of(__func__), "NKISyntaxError",
                  "a condition on loop variables or program ids has no truth value while tracing: "
-                 "combine conditions with `&` (not `and`/`or`/`not`) and use it directly as an "
+                 "combine conditions with `&` or `and` (not `or`/`not`) and use it directly as an "
                  "`if` condition or a `mask=`");
 }
 

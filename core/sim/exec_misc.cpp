@@ -155,44 +155,100 @@ void write_rows(const Domain& dom, const View& out, const std::vector<std::vecto
   });
 }
 
-void exec_max8(Exec& ex, const Instruction& in) {
-  auto rows = rows_of(ex, in, "src");
-  for (auto& row : rows) {
-    std::partial_sort(row.begin(), row.begin() + std::min<size_t>(8, row.size()), row.end(),
-                      [](float a, float b) { return a > b; });
-    row.resize(std::min<size_t>(8, row.size()));
+// The search instructions' mask selects elements of their input (`data` / `src`): rows of it
+// with, per element, whether the mask selects it. A partition with none selected is not
+// computed (its outputs are not written).
+struct MaskedRows {
+  std::vector<std::vector<float>> rows;
+  std::vector<std::vector<char>> selected;
+  bool any(size_t p) const {
+    return std::find(selected[p].begin(), selected[p].end(), 1) != selected[p].end();
   }
-  Domain dom(ex.out_shape(in), in.mask, ex.env);
-  write_rows(dom, ex.output(in, dom), rows);
+};
+
+MaskedRows masked_rows(Exec& ex, const Instruction& in, const char* role) {
+  MaskedRows m;
+  m.rows = rows_of(ex, in, role);
+  const Operand& o = ex.need(in, role);
+  for (const auto& row : m.rows) m.selected.emplace_back(row.size(), in.mask.empty() ? 1 : 0);
+  if (in.mask.empty()) return m;
+  Domain dom(o.ap.tile_shape, in.mask, ex.env);
+  const int r = dom.rank();
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
+    int64_t flat = 0;
+    for (int k = 1; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
+    flat = r > 1 ? flat * dom.extent(r - 1) + lo : 0;
+    auto& sel = m.selected[static_cast<size_t>(r > 1 ? pos[0] : 0)];
+    for (int64_t i = 0; i < n; ++i) sel[static_cast<size_t>(flat + i)] = 1;
+  });
+  return m;
+}
+
+// Writes the rows of the partitions in which `from` selected something.
+void write_rows_of(const Domain& dom, const View& out, const std::vector<std::vector<float>>& rows,
+                   const MaskedRows& from) {
+  const int r = dom.rank();
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
+    size_t p = static_cast<size_t>(r > 1 ? pos[0] : lo);
+    if (!from.any(p)) return;
+    int64_t flat = 0;
+    for (int k = 1; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
+    flat = r > 1 ? flat * dom.extent(r - 1) + lo : lo;
+    const auto& row = rows[p];
+    for (int64_t i = 0; i < n; ++i)
+      if (flat + i < static_cast<int64_t>(row.size()))
+        write_f32(out, pos, lo + i, 1, &row[static_cast<size_t>(flat + i)]);
+  });
+}
+
+void exec_max8(Exec& ex, const Instruction& in) {
+  MaskedRows src = masked_rows(ex, in, "src");
+  std::vector<std::vector<float>> top(src.rows.size());
+  for (size_t p = 0; p < src.rows.size(); ++p) {
+    for (size_t i = 0; i < src.rows[p].size(); ++i)
+      if (src.selected[p][i]) top[p].push_back(src.rows[p][i]);
+    std::partial_sort(top[p].begin(), top[p].begin() + std::min<size_t>(8, top[p].size()),
+                      top[p].end(), [](float a, float b) { return a > b; });
+    top[p].resize(std::min<size_t>(8, top[p].size()));
+  }
+  Domain dom(ex.out_shape(in), {}, ex.env);
+  write_rows_of(dom, ex.output(in, dom, false), top, src);
+}
+
+// Index in `data`'s row of the first selected occurrence of each of `vals`, -1 when absent;
+// `replace` overwrites each found element with `imm`.
+std::vector<std::vector<float>> find8(MaskedRows& data, const std::vector<std::vector<float>>& vals,
+                                      bool replace, float imm) {
+  std::vector<std::vector<float>> idx(data.rows.size());
+  for (size_t p = 0; p < data.rows.size(); ++p) {
+    if (!data.any(p)) continue;
+    auto& row = data.rows[p];
+    for (float v : vals[p]) {
+      size_t i = 0;
+      while (i < row.size() && !(data.selected[p][i] && row[i] == v)) ++i;
+      idx[p].push_back(i == row.size() ? -1.0f : static_cast<float>(i));
+      if (replace && i != row.size()) row[i] = imm;
+    }
+  }
+  return idx;
 }
 
 void exec_find_index8(Exec& ex, const Instruction& in) {
-  auto data = rows_of(ex, in, "data"), vals = rows_of(ex, in, "vals");
-  std::vector<std::vector<float>> idx(data.size());
-  for (size_t p = 0; p < data.size(); ++p)
-    for (float v : vals[p]) {
-      auto it = std::find(data[p].begin(), data[p].end(), v);
-      idx[p].push_back(it == data[p].end() ? -1.0f : static_cast<float>(it - data[p].begin()));
-    }
-  Domain dom(ex.out_shape(in), in.mask, ex.env);
-  write_rows(dom, ex.output(in, dom), idx);
+  MaskedRows data = masked_rows(ex, in, "data");
+  auto idx = find8(data, rows_of(ex, in, "vals"), false, 0.0f);
+  Domain dom(ex.out_shape(in), {}, ex.env);
+  write_rows_of(dom, ex.output(in, dom, false), idx, data);
 }
 
 void exec_match_replace8(Exec& ex, const Instruction& in) {
-  auto data = rows_of(ex, in, "data"), vals = rows_of(ex, in, "vals");
+  MaskedRows data = masked_rows(ex, in, "data");
   float imm = static_cast<float>(ex.need(in, "imm").scalar);
-  std::vector<std::vector<float>> idx(data.size());
-  for (size_t p = 0; p < data.size(); ++p)
-    for (float v : vals[p]) {
-      auto it = std::find(data[p].begin(), data[p].end(), v);
-      idx[p].push_back(it == data[p].end() ? -1.0f : static_cast<float>(it - data[p].begin()));
-      if (it != data[p].end()) *it = imm;
-    }
+  auto idx = find8(data, rows_of(ex, in, "vals"), true, imm);
   Domain dom(ex.out_shape(in), in.mask, ex.env);
-  write_rows(dom, ex.output(in, dom), data);
+  write_rows(dom, ex.output(in, dom), data.rows);
   if (const Operand* d = ex.find(in, "dst_idx")) {
     Domain idom(d->ap.tile_shape, {}, ex.env);
-    write_rows(idom, ex.view(*d, idom), idx);
+    write_rows_of(idom, ex.view(*d, idom), idx, data);
   }
 }
 

@@ -59,9 +59,9 @@ const cases = [
     text: "NKISyntaxError: Calling kernel with spmd grid (inner[2]) inside another kernel is not supported.",
   },
   {
-    name: "`and` between loop conditions",
-    body: "    for i in nl.affine_range(2):\n        if i < 1 and i > 0:\n            pass\n",
-    at: "i < 1 and i > 0",
+    name: "`or` between loop conditions",
+    body: "    for i in nl.affine_range(2):\n        if i < 1 or i > 0:\n            pass\n",
+    at: "i < 1 or i > 0",
     text: "NKISyntaxError: a condition on loop variables or program ids has no truth value while tracing",
   },
   {

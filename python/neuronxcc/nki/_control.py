@@ -109,6 +109,19 @@ class Runtime:
             return bool(value.c)
         return bool(value)
 
+    # --- `a and b` -------------------------------------------------------------------------
+    def is_condition(self, value):
+        return isinstance(value, Predicate)
+
+    def and_(self, left, right):
+        """``left and right`` for a condition ``left``: their conjunction (a mask / if
+        condition); a Python bool on the right keeps or drops it as ``&`` does."""
+        if isinstance(right, Predicate) or right is True or right is False:
+            return left & right
+        if isinstance(right, IndexExpr) and not right.terms:
+            return left & bool(right.c)
+        return left & right  # anything else: Predicate.__and__'s own refusal
+
     def traced(self, c):
         return isinstance(c, Predicate)
 

@@ -51,6 +51,7 @@ class _Rewriter(ast.NodeTransformer):
         self.filename = filename
         self.counter = 0
         self.block_depth = 0
+        self.in_comprehension = False
 
     # --- helpers -----------------------------------------------------------------------------
     def _tmp(self):
@@ -233,6 +234,38 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_Lambda(self, node):
         return node
+
+    def visit_BoolOp(self, node):
+        # `a and b` of two conditions on loop variables (NKI's doc tests write
+        # `mask=(ix < n // 2 and iy < m // 2)`) is their conjunction, `a & b`: evaluated as
+        #     rt.and_(__b, b) if rt.is_condition(__b := a) else (__b and b)
+        # which keeps Python's short-circuit for everything else. Not inside comprehensions,
+        # where an assignment expression may not stand.
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.And) or self.in_comprehension:
+            return node
+        values = node.values
+        expr = values[-1]
+        for left in reversed(values[:-1]):
+            tmp = self._tmp()
+            bound = ast.copy_location(ast.NamedExpr(target=ast.Name(id=tmp, ctx=ast.Store()),
+                                                    value=left), left)
+            expr = ast.copy_location(ast.IfExp(
+                test=self._rt("is_condition", [bound], left),
+                body=self._rt("and_", [ast.Name(id=tmp, ctx=ast.Load()), expr], node),
+                orelse=ast.copy_location(ast.BoolOp(op=ast.And(), values=[
+                    ast.copy_location(ast.Name(id=tmp, ctx=ast.Load()), left), expr]), node)),
+                node)
+        return expr
+
+    def _comprehension(self, node):
+        outer, self.in_comprehension = self.in_comprehension, True
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.in_comprehension = outer
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
 
 def _leaves_early(stmts):

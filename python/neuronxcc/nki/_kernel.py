@@ -78,8 +78,20 @@ class Trace:
 
 
 def _is_tensor_like(x):
-    return isinstance(x, TensorType) or (hasattr(x, "shape") and hasattr(x, "dtype")
-                                         and not isinstance(x, NkiTensor))
+    """An argument that becomes a tensor parameter. A NumPy scalar (``np.float32(-inf)``, which
+    has a shape and a dtype too) is a compile-time scalar, as in NKI's simulator."""
+    if isinstance(x, TensorType):
+        return True
+    if not hasattr(x, "shape") or not hasattr(x, "dtype") or isinstance(x, NkiTensor):
+        return False
+    return not _is_numpy_scalar(x)
+
+
+def _is_numpy_scalar(x):
+    import sys
+    np = sys.modules.get("numpy")
+    generic = getattr(np, "generic", None)
+    return isinstance(generic, type) and isinstance(x, generic)
 
 
 def _def_loc(func):
