@@ -47,12 +47,12 @@ ValueId handle_shared_constant(NeuronCodegen& cg, const OpCall& c) {
   std::vector<int64_t> shape = c.attr_ints("shape");
   const util::Json& vals = c.attrs["values"];
   std::vector<double> values;
-  if (vals.is_array())
-    for (const util::Json& x : vals.array())
-      if (x.is_bool() || x.is_number())
-        values.push_back(x.is_bool() ? (x.boolean() ? 1.0 : 0.0) : x.number());
-      else
-        sema::err_shared_constant_values();
+  if (vals.is_array()) {
+    for (const util::Json& x : vals.array()) {
+      if (!x.is_bool() && !x.is_number()) sema::err_shared_constant_values();
+      values.push_back(x.is_bool() ? (x.boolean() ? 1.0 : 0.0) : x.number());
+    }
+  }
   if (shape.empty() || static_cast<int64_t>(values.size()) != elements(shape))
     sema::err_shared_constant_values();
   DType dtype;

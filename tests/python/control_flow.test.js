@@ -245,3 +245,16 @@ describe("statements", () => {
     expect(new Set(stmts).size).toBe(2);
   });
 });
+
+describe("rewritten kernels are cached per file", () => {
+  test("the same kernel in two files, differing only in an annotation, traces each as written", () => {
+    // Equal code objects (an annotation is not in a function's code) once shared one rewrite.
+    const kernel = (cols) => `${HEAD}@nki.jit\ndef k(a):\n    t: nt.tensor[128, ${cols}] = nl.load(a[0:128, :])\n    return None\nnki.trace_kernel(k, A)\n`;
+    const bad = py.run(kernel(513), "one.py");
+    expect(bad.exitCode).toBe(1);
+    expect(py.err).toContain("one.py:9:");
+    const good = py.run(kernel(512), "two.py");
+    expect(py.err).toBe("");
+    expect(good.exitCode).toBe(0);
+  });
+});

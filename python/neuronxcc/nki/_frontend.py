@@ -1,7 +1,7 @@
 """The Beta 1 front end: how a kernel's Python is traced.
 
 NKI does not simply run a kernel's Python: it parses the source and interprets control flow.
-We do the same by rewriting the kernel's AST once (cached per code object) and running the
+We do the same by rewriting the kernel's AST once (cached per code object and file) and running the
 result with symbolic values:
 
 - every statement is announced first (``__nki_rt.stmt``): the core opens a StmtScope for it;
@@ -344,9 +344,12 @@ def _build(func):
 def transformed(func, rt):
     """The traced version of ``func`` (or ``func`` itself when its source is unavailable)."""
     code = func.__code__
-    entry = _cache.get(code)
+    # Code objects compare equal across files, and a function's variable annotations (which
+    # the rewrite checks) are not in its code: the key adds where the function was written.
+    key = (code, code.co_filename, code.co_firstlineno)
+    entry = _cache.get(key)
     if entry is None:
-        entry = _cache[code] = _build(func) or False
+        entry = _cache[key] = _build(func) or False
     if entry is False:
         return func
     factory_code, freevars = entry
@@ -361,5 +364,5 @@ def transformed(func, rt):
 
 def forget(filename):
     """Drops rewritten functions of a file whose source changed."""
-    for code in [c for c in _cache if c.co_filename == filename]:
-        del _cache[code]
+    for key in [k for k in _cache if k[1] == filename]:
+        del _cache[key]
