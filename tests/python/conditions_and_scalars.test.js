@@ -113,3 +113,13 @@ print(r[0].tolist(), r[1, 0])
     expect(out).toBe("[15.0, 14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0] 47.0\n");
   });
 });
+
+describe("nl.static_cast", () => {
+  test("casts host arrays and scalars like astype (the nki-samples unit tests' helper)", () => {
+    const out = simulateOk(`
+a = nl.static_cast(np.arange(4, dtype=np.float32) + 0.5, np.int32)
+print(a.dtype, a.tolist(), nl.static_cast(2.5, nl.float32), nl.static_cast(np.ones(2), "float16").dtype)
+`);
+    expect(out).toBe("int32 [0, 1, 2, 3] 2.5 float16\n");
+  });
+});

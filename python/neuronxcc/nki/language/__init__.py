@@ -185,6 +185,17 @@ def _grid_dim(g):
     return g, 1
 
 
+def static_cast(input_data, dtype):
+    """Casts a host scalar or array to ``dtype`` (a NumPy dtype, its name or an ``nl`` dtype),
+    as NKI's host-side helper does: ``np.asarray(input_data).astype(dtype)``; a scalar stays a
+    scalar."""
+    import numpy as np
+    target = np.dtype(_dtypes.name_of(dtype))
+    if np.ndim(input_data) == 0 and not hasattr(input_data, "astype"):
+        return target.type(input_data)
+    return np.asarray(input_data).astype(target)
+
+
 def num_programs(axes=None):
     """The number of SPMD instances along ``axes`` (all axes when None)."""
     grid = nki_ctx().opts.grid or (1,)
@@ -318,3 +329,9 @@ from .. import _tensor as _tensor_module  # noqa: E402
 from . import _math as _math_family, _movement as _movement_family  # noqa: E402
 
 _tensor_module.install_language(_math_family, _movement_family)
+
+# Unknown keywords are TypeErrors; the current language's names are told apart (_api.py).
+from .. import _api  # noqa: E402
+
+_api.guard(globals(), "language")
+__getattr__ = _api.module_getattr("language")
