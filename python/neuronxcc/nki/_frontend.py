@@ -37,6 +37,36 @@ _STDLIB_DIR = os.path.dirname(os.__file__)
 _cache = {}
 
 
+def _head(node):
+    """(line, col, end line, end col) of ``node`` as a synthesized node takes it: a compound
+    statement's header (``if t:``, ``for i in it:``), any other node's own extent. A call
+    placed across a whole ``if`` block would show in tracebacks on the block's last line (the
+    compiler puts a method call where its attribute ends)."""
+    end = None
+    if isinstance(node, (ast.If, ast.While)):
+        end = node.test
+    elif isinstance(node, (ast.For, ast.AsyncFor)):
+        end = node.iter
+    elif isinstance(node, (ast.With, ast.AsyncWith)) and node.items:
+        end = node.items[-1].context_expr
+    elif isinstance(node, ast.stmt) and any(
+            isinstance(getattr(node, f, None), list) for f in ("body", "handlers", "cases")):
+        return node.lineno, node.col_offset, node.lineno, node.col_offset + 1
+    if end is not None:
+        return node.lineno, node.col_offset, end.end_lineno, end.end_col_offset
+    return node.lineno, node.col_offset, node.end_lineno, node.end_col_offset
+
+
+def _at(new, node):
+    """Places the synthesized ``new`` at ``node`` (see _head); its parts without a location of
+    their own (the ``__nki_rt.x`` of a call, constants) take the same place."""
+    span = _head(node)
+    for n in ast.walk(new):
+        if "lineno" in n._attributes and getattr(n, "lineno", None) is None or n is new:
+            n.lineno, n.col_offset, n.end_lineno, n.end_col_offset = span
+    return new
+
+
 def _is_user_function(f):
     if type(f) is not types.FunctionType:
         return False
@@ -62,7 +92,7 @@ class _Rewriter(ast.NodeTransformer):
         call = ast.Call(func=ast.Attribute(value=ast.Name(id=RT, ctx=ast.Load()), attr=method,
                                            ctx=ast.Load()),
                         args=list(args), keywords=list(keywords))
-        return ast.copy_location(call, node)
+        return _at(call, node)
 
     def _loc(self, node):
         return ast.Constant(value=(self.filename, node.lineno, node.col_offset + 1))
@@ -73,7 +103,7 @@ class _Rewriter(ast.NodeTransformer):
             text = text[:77] + "..."
         marker = ast.Expr(value=self._rt(
             "stmt", [ast.Constant(value=f"{text}@{self.filename}:{st.lineno}")], st))
-        return ast.copy_location(marker, st)
+        return _at(marker, st)
 
     def body(self, stmts, block=True):
         if block:
@@ -123,25 +153,26 @@ class _Rewriter(ast.NodeTransformer):
         # continue) use `with` so that the scope is closed on the way out.
         c = self._tmp()
         name = lambda: ast.Name(id=c, ctx=ast.Load())  # noqa: E731
-        out = [ast.copy_location(ast.Assign(
+        out = [_at(ast.Assign(
             targets=[ast.Name(id=c, ctx=ast.Store())],
-            value=self._rt("cond", [self.visit(node.test), self._loc(node.test)], node)), node)]
+            value=self._rt("cond", [self.visit(node.test), self._loc(node.test)], node.test)),
+            node)]
         branches = [("if_", "then", node.body, node)]
         if node.orelse:
             branches.append(("else_", "otherwise", node.orelse, node.orelse[0]))
         for opener, taker, stmts, at in branches:
             leaves = _leaves_early(stmts)
-            guarded = ast.copy_location(ast.If(test=self._rt(taker, [name()], node),
+            guarded = _at(ast.If(test=self._rt(taker, [name()], node),
                                                body=self.body(stmts), orelse=[]), node)
             scope = self._rt(opener, [name(), self._loc(at)], node)
             if leaves:
-                out.append(ast.copy_location(ast.With(
+                out.append(_at(ast.With(
                     items=[ast.withitem(context_expr=scope)], body=[guarded]), node))
             else:
-                out.append(ast.copy_location(ast.Expr(value=self._rt(
+                out.append(_at(ast.Expr(value=self._rt(
                     "open", [scope], node)), node))
                 out.append(guarded)
-                out.append(ast.copy_location(ast.Expr(value=self._rt(
+                out.append(_at(ast.Expr(value=self._rt(
                     "close", [name()], node)), node))
         return out
 
@@ -150,24 +181,24 @@ class _Rewriter(ast.NodeTransformer):
         original_test = copy.deepcopy(node.test)
         w = self._tmp()
         name = node.test.id if isinstance(node.test, ast.Name) else None
-        begin = ast.copy_location(ast.Assign(
+        begin = _at(ast.Assign(
             targets=[ast.Name(id=w, ctx=ast.Store())],
             value=self._rt("while_", [self.visit(node.test), self._loc(node),
                                       ast.Constant(value=name), self._loc(node.test)],
                            node)), node)
-        python_while = ast.copy_location(ast.While(test=self.visit(original_test),
+        python_while = _at(ast.While(test=self.visit(original_test),
                                                    body=self.body(node.body),
                                                    orelse=self.body(node.orelse)), node)
         traced_body = self.body(original_body)
         if name is not None:
-            traced_body.append(ast.copy_location(ast.Expr(value=ast.Call(
+            traced_body.append(_at(ast.Expr(value=ast.Call(
                 func=ast.Attribute(value=ast.Name(id=w, ctx=ast.Load()), attr="end",
                                    ctx=ast.Load()),
                 args=[ast.Name(id=name, ctx=ast.Load())], keywords=[])), node))
-        traced = ast.copy_location(ast.With(
+        traced = _at(ast.With(
             items=[ast.withitem(context_expr=ast.Name(id=w, ctx=ast.Load()))],
             body=traced_body), node)
-        dispatch = ast.copy_location(ast.If(
+        dispatch = _at(ast.If(
             test=ast.Compare(left=ast.Name(id=w, ctx=ast.Load()), ops=[ast.Is()],
                              comparators=[ast.Constant(value=None)]),
             body=[python_while], orelse=[traced]), node)
@@ -226,7 +257,7 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         f = node.func
         if isinstance(f, ast.Name) and f.id not in _BUILTINS and not f.id.startswith("__nki"):
-            return ast.copy_location(ast.Call(
+            return _at(ast.Call(
                 func=ast.Attribute(value=ast.Name(id=RT, ctx=ast.Load()), attr="call",
                                    ctx=ast.Load()),
                 args=[f] + node.args, keywords=node.keywords), node)
@@ -248,13 +279,13 @@ class _Rewriter(ast.NodeTransformer):
         expr = values[-1]
         for left in reversed(values[:-1]):
             tmp = self._tmp()
-            bound = ast.copy_location(ast.NamedExpr(target=ast.Name(id=tmp, ctx=ast.Store()),
+            bound = _at(ast.NamedExpr(target=ast.Name(id=tmp, ctx=ast.Store()),
                                                     value=left), left)
-            expr = ast.copy_location(ast.IfExp(
+            expr = _at(ast.IfExp(
                 test=self._rt("is_condition", [bound], left),
                 body=self._rt("and_", [ast.Name(id=tmp, ctx=ast.Load()), expr], node),
-                orelse=ast.copy_location(ast.BoolOp(op=ast.And(), values=[
-                    ast.copy_location(ast.Name(id=tmp, ctx=ast.Load()), left), expr]), node)),
+                orelse=_at(ast.BoolOp(op=ast.And(), values=[
+                    _at(ast.Name(id=tmp, ctx=ast.Load()), left), expr]), node)),
                 node)
         return expr
 
@@ -334,7 +365,7 @@ def _build(func):
                            kwonlyargs=[], kw_defaults=[], defaults=[]),
         body=[fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))],
         decorator_list=[], returns=None, type_params=[])
-    ast.copy_location(factory, fdef)
+    _at(factory, fdef)
     module = ast.Module(body=[factory], type_ignores=[])
     ast.fix_missing_locations(module)
     code = compile(module, filename, "exec")
