@@ -169,6 +169,49 @@ ir::CmpOp decode_cmp(const std::string& op) {
 
 std::string dispatch(NeuronCodegen& cg, const Json& req);
 
+// What get_cur_scope()'s region object shows: {"id", "kind", "parent", "loc", and per kind
+// "name" / "axis": {"name", "lb", "ub", "stride", "type"} / "else" / "tag"}.
+std::string describe_region(const NeuronCodegen& cg, ir::RegionId id) {
+  const ir::Kernel& k = cg.kernel();
+  if (id < 0 || id >= static_cast<ir::RegionId>(k.regions().size()))
+    throw sema::InternalError("no region " + std::to_string(id));
+  const ir::Region& r = k.region(id);
+  JsonWriter w;
+  w.begin_object();
+  w.key("id").value(static_cast<int64_t>(r.id));
+  w.key("kind").value(ir::region_kind_name(r.kind));
+  w.key("parent").value(static_cast<int64_t>(r.parent));
+  w.key("loc").begin_array().value(r.loc.file).value(r.loc.line).value(r.loc.col).end_array();
+  const ir::RegionPayload& p = r.payload;
+  switch (r.kind) {
+  case ir::RegionKind::KernelScope:
+  case ir::RegionKind::FunctionScope:
+    w.key("name").value(p.name);
+    break;
+  case ir::RegionKind::LoopScope: {
+    const ir::LoopAxis& a = k.loop_axis(p.axis);
+    bool dynamic = a.tag == ir::LoopAxis::Tag::DynamicAxis;
+    w.key("axis").begin_object().key("name").value(a.name);
+    w.key("lb").value(a.lb).key("ub").value(a.ub).key("stride").value(a.stride);
+    w.key("type").value(dynamic                               ? "dynamic"
+                        : a.axis_type == ir::AxisType::Affine ? "affine"
+                                                              : "sequential");
+    w.end_object();
+    break;
+  }
+  case ir::RegionKind::IfScope:
+    w.key("else").value(p.is_else);
+    break;
+  case ir::RegionKind::ScopeRegion:
+    w.key("tag").value(p.tag);
+    break;
+  default:
+    break;
+  }
+  w.end_object();
+  return w.take();
+}
+
 } // namespace
 
 std::string loop_reply(codegen::LoopRange& range) {
@@ -343,6 +386,8 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
                                               req.get_string("name")));
     return "null";
   }
+  if (op == "region")
+    return describe_region(cg, static_cast<ir::RegionId>(req["region"].integer()));
   if (op == "return") {
     std::vector<ValueId> vs;
     for (const Json& j : req["values"].array()) vs.push_back(decode_value(cg, j));

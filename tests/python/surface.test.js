@@ -77,9 +77,9 @@ def probe(a):
     seen["same"] = ctx is TraceContext.global_ctx is ctx_mod.nki_ctx_or_none()
     seen["cls"] = type(ctx).__name__
     seen["builder"] = hasattr(ctx, "builder")
-    seen["kernel_scope"] = ctx_mod.get_cur_scope()
+    seen["kernel_scope"] = ctx_mod.get_cur_scope().id
     for i in nl.affine_range(4):
-        seen["loop_body_scope"] = ctx_mod.get_cur_scope()
+        seen["loop_body_scope"] = ctx_mod.get_cur_scope().id
     t = nl.load(a)
     return None
 nki.trace_kernel(probe, nt.tensor[[128, 64], nl.float32])`,
@@ -89,6 +89,35 @@ nki.trace_kernel(probe, nt.tensor[[128, 64], nl.float32])`,
     expect(r.cls).toBe("NeuronCodegen");
     expect(r.builder).toBe(true);
     expect(r.loop_body_scope).toBeGreaterThan(r.kernel_scope); // the AllocationScope in the loop
+  });
+
+  test("cur_scope is the active region's object: its kind, loop axis and location, one per region", () => {
+    const r = py(
+      `
+seen = {}
+@nki.jit
+def probe(a):
+    seen["kernel"] = repr(ctx_mod.get_cur_scope())
+    for i in nl.affine_range(4):
+        s = ctx_mod.get_cur_scope()
+        seen["loop_body"] = repr(s)
+        seen["same"] = s is ctx_mod.get_cur_scope() is ctx_mod.nki_ctx().cur_scope
+        seen["loop"] = [s.kind, s.parent.kind, s.parent.axis["name"], s.parent.axis["ub"],
+                        s.parent.loc[1], s.parent.parent is ctx_mod.get_cur_scope().parent.parent]
+        for j in nl.sequential_range(2):
+            seen["inner"] = repr(ctx_mod.get_cur_scope().parent)
+    t = nl.load(a)
+    return None
+nki.trace_kernel(probe, nt.tensor[[128, 64], nl.float32])`,
+      "seen",
+    );
+    expect(r.kernel).toBe("<KernelScope #0 probe @ <exec>:3:1>");
+    expect(r.loop_body).toBe(
+      "<AllocationScope #2 @ <exec>:6:14 of <LoopScope #1 affine i in range(0, 4, 1) @ <exec>:6:14>>",
+    );
+    expect(r.same).toBe(true);
+    expect(r.loop).toEqual(["AllocationScope", "LoopScope", "i", 4, 6, true]);
+    expect(r.inner).toBe("<LoopScope #3 sequential i.1 in range(0, 2, 1) @ <exec>:12:18>");
   });
 
   test("get_cur_scope() calls nki_ctx through the module globals (patching is honoured)", () => {

@@ -81,10 +81,54 @@ def _issue_warnings(items, loc):
             warnings.warn(message, category)
 
 
+class ScopeRegion:
+    """A region of the trace's IR, as ``cur_scope`` returns it: ``kind`` (KernelScope,
+    FunctionScope, LoopScope, IfScope, WhileScope, AllocationScope, ScopeRegion), ``id``,
+    ``parent`` (a ScopeRegion or None), ``loc`` (file, line, col) and per kind ``name``
+    (kernel / function), ``axis`` (a LoopScope's {name, lb, ub, stride, type}), ``is_else``
+    (IfScope), ``tag`` (ScopeRegion). One object per region of a trace."""
+
+    __slots__ = ("_codegen", "id", "kind", "_parent", "loc", "name", "axis", "is_else", "tag")
+
+    def __init__(self, codegen, info):
+        self._codegen = codegen
+        self.id = info["id"]
+        self.kind = info["kind"]
+        self._parent = info["parent"]
+        self.loc = tuple(info["loc"])
+        self.name = info.get("name")
+        self.axis = info.get("axis")
+        self.is_else = info.get("else", False)
+        self.tag = info.get("tag")
+
+    @property
+    def parent(self):
+        return self._codegen.region(self._parent) if self._parent >= 0 else None
+
+    def __repr__(self):
+        detail = ""
+        if self.name:
+            detail = f" {self.name}"
+        elif self.axis is not None:
+            a = self.axis
+            detail = f" {a['type']} {a['name']} in range({a['lb']}, {a['ub']}, {a['stride']})"
+        elif self.kind == "IfScope" and self.is_else:
+            detail = " else"
+        elif self.tag:
+            detail = f" {self.tag}"
+        file, line, col = self.loc
+        at = f" @ {file}:{line}:{col}" if file else ""
+        outer = self.parent
+        within = f" of {outer!r}" if self.kind == "AllocationScope" and outer is not None \
+            and outer.kind == "LoopScope" else ""
+        return f"<{self.kind} #{self.id}{detail}{at}{within}>"
+
+
 class NeuronCodegen:
     def __init__(self, opts):
         self.opts = opts
         self.builder = IRBuilder()
+        self._regions = {}       # region id -> its ScopeRegion (cur_scope's objects)
         self.trace_scope = None  # innermost KernelScope/FunctionScope (trace side)
         self.failed = False      # set when an exception unwinds through a scope
         self._closed = False
@@ -94,9 +138,17 @@ class NeuronCodegen:
 
     @property
     def cur_scope(self):
-        """The id of the innermost open IR region (where ops emitted now land)."""
+        """The innermost open IR region (where ops emitted now land), a ScopeRegion."""
         self.flush_pops()
-        return _core.get_cur_scope()
+        return self.region(_core.get_cur_scope())
+
+    def region(self, region_id):
+        """The ScopeRegion of ``region_id`` (the same object each time)."""
+        found = self._regions.get(region_id)
+        if found is None:
+            info = _loads(_core.op(_dumps({"op": "region", "region": region_id})))
+            found = self._regions[region_id] = ScopeRegion(self, info)
+        return found
 
     def flush_pops(self):
         """Tells the core now about scopes whose closing was deferred."""
@@ -177,4 +229,4 @@ class NeuronCodegen:
             self.builder.pending_pops += (alloc_region, loop_region)
 
 
-__all__ = ["NeuronCodegen", "IRBuilder"]
+__all__ = ["NeuronCodegen", "IRBuilder", "ScopeRegion"]
