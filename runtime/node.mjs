@@ -1,6 +1,6 @@
 // Node wrapper around runtime.mjs: Pyodide from node_modules, the core from build/wasm,
 // the Python package from python, and runFile() over the host file system (NODEFS).
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -80,31 +80,49 @@ export async function createNodeRuntime({
     stderr,
   });
 
-  const mounted = new Set();
-  /** Mounts host directory `dir` at the same absolute path in Pyodide (once). */
-  function mountHostDir(dir) {
-    for (const m of mounted) if (dir === m || dir.startsWith(m + "/")) return;
+  // Pyodide's own top-level folders: the host's are not visible there.
+  const RESERVED = ["/lib", "/nki", "/dev", "/proc", "/sys"];
+  const reserved = (path) => RESERVED.find((p) => path === p || path.startsWith(p + "/"));
+  let hostMounted = false;
+  /**
+   * Mounts every top-level host folder (but Pyodide's own) at the same path, once, so a
+   * script reads what `python` would: `../data/x.npy`, a sibling folder on sys.path.
+   */
+  function mountHost() {
+    if (hostMounted) return;
+    hostMounted = true;
     const FS = runtime.pyodide.FS;
-    if (dir === "/" || ["/lib", "/nki", "/dev", "/proc"].some((p) => dir === p || dir.startsWith(p + "/"))) {
-      throw new Error(`cannot mount ${dir} into Pyodide (reserved path); run from another folder`);
+    for (const name of readdirSync("/")) {
+      const dir = "/" + name;
+      if (reserved(dir)) continue;
+      try {
+        if (!statSync(dir).isDirectory()) continue;
+        FS.mkdirTree(dir);
+        FS.mount(FS.filesystems.NODEFS, { root: dir }, dir);
+      } catch {
+        // unreadable on the host (permissions): not visible to the script either
+      }
     }
-    FS.mkdirTree(dir);
-    FS.mount(FS.filesystems.NODEFS, { root: dir }, dir);
-    mounted.add(dir);
   }
 
   /**
-   * Runs a host file like `python hostPath *argv`, with the cwd (and the script's folder, if
-   * outside it) visible at the same absolute paths. The path is passed on as typed, so error
-   * locations read the way the user wrote it (`kernels/x.py:9:13`).
+   * Runs a host file like `python hostPath *argv`: the host's files are visible at the same
+   * absolute paths (but under Pyodide's own /lib, /nki, /dev, /proc, /sys), the cwd is the
+   * host's. The path is passed on as typed, so error locations read the way the user wrote
+   * it (`kernels/x.py:9:13`).
    */
   runtime.runFile = (hostPath, argv = [], opts = {}) => {
     const cwd = process.cwd();
     const scriptDir = realpathSync(dirname(isAbsolute(hostPath) ? hostPath : resolve(cwd, hostPath)));
     if (!statSync(scriptDir).isDirectory()) throw new Error(`not a directory: ${scriptDir}`);
-    // Mount the outer folder first so an inner one is not mounted twice.
-    const dirs = [cwd, scriptDir].sort((a, b) => a.length - b.length);
-    for (const dir of dirs) mountHostDir(dir);
+    for (const dir of [cwd, scriptDir]) {
+      const hit = reserved(dir);
+      if (hit) {
+        throw new Error(`cannot run from ${dir}: ${hit} is a reserved path inside Pyodide, where ` +
+          "the host's files are not visible; run from another folder");
+      }
+    }
+    mountHost();
     runtime.pyodide.FS.chdir(cwd);
     return runtime.runPyodideFile(hostPath, argv, opts);
   };

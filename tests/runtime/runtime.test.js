@@ -1,5 +1,5 @@
 // The JS runtime in Node: real Pyodide, the real wasm core, the real neuronxcc.nki package.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -141,6 +141,41 @@ describe("createNodeRuntime", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test("runFile sees the host's files at their paths: a parent's data folder, a sibling package", () => {
+    const dir = mkdtempSync(join(tmpdir(), "nki-runfile-"));
+    try {
+      for (const sub of ["proj/scripts", "proj/data", "proj/common"]) mkdirSync(join(dir, sub), { recursive: true });
+      writeFileSync(join(dir, "proj/data/x.txt"), "3 4\n");
+      writeFileSync(join(dir, "proj/common/helpers.py"), "def twice(v):\n    return 2 * v\n");
+      writeFileSync(
+        join(dir, "proj/scripts/main.py"),
+        `import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import helpers
+print(helpers.twice(sum(int(v) for v in open("../data/x.txt").read().split())))
+print(open(${JSON.stringify(join(dir, "proj/data/x.txt"))}).read().strip())
+`,
+      );
+      const cwd = process.cwd();
+      process.chdir(join(dir, "proj/scripts"));
+      let exitCode;
+      try {
+        ({ exitCode } = runtime.runFile("main.py", []));
+      } finally {
+        process.chdir(cwd);
+      }
+      expect(err).toBe("");
+      expect(out).toBe("14\n3 4\n");
+      expect(exitCode).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("runFile from a path Pyodide reserves is refused with a message naming it", () => {
+    expect(() => runtime.runFile("/proc/self/x.py", [])).toThrow(/reserved path inside Pyodide/);
   });
 
   test("20,000 failing core calls from Python keep the wasm heap flat", () => {
