@@ -190,9 +190,9 @@ print(nki.trace_kernel(add_rows, x, y))
 });
 
 describe("launch and values", () => {
-  test("nl.spmd_dim accepts nl.nc in either position", () => {
-    // Two scripts: the two launches trace to the same IR, which a run lists once.
-    for (const launch of ["nl.spmd_dim(nl.nc(2), 2)", "nl.spmd_dim(4, nl.nc(2))"]) {
+  test("nl.spmd_dim(k, nl.nc(n)) is k * n instances, nl.nc in either position", () => {
+    // One script each: the launches trace to the same IR, which a run lists once.
+    for (const launch of ["nl.spmd_dim(nl.nc(2), 2)", "nl.spmd_dim(2, nl.nc(2))", "2 * nl.nc(2)", "nl.nc(2) * 2"]) {
       const text = run(`@nki.jit
 def k(a):
     out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)

@@ -206,7 +206,7 @@ def _rebind(sig, values):
 class GriddedKernel:
     """``kernel[g0, g1, ...]``: a kernel launched over an SPMD grid. ``grid`` holds each
     dimension's size; ``cores`` how many NeuronCores each dimension is sharded over
-    (``nl.nc(2)``, ``nl.spmd_dim(4, nl.nc(2))``)."""
+    (``nl.nc(2)``, ``nl.spmd_dim(2, nl.nc(2))``: 4 instances over 2 cores)."""
 
     def __init__(self, kernel, grid, cores=None):
         self.kernel = kernel

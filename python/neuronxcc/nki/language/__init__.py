@@ -147,7 +147,7 @@ class nc:
         self.n = n
 
     def __mul__(self, k):
-        return spmd_dim(self.n * k, self)
+        return spmd_dim(self, k)
 
     __rmul__ = __mul__
 
@@ -156,22 +156,21 @@ class nc:
 
 
 class spmd_dim:
-    """``nl.spmd_dim(size, nl.nc(n))``: a launch-grid dimension of ``size`` instances sharded
-    over ``n`` NeuronCores."""
+    """``nl.spmd_dim(k, nl.nc(n))`` (or ``nl.spmd_dim(nl.nc(n), k)``, ``k * nl.nc(n)``): a
+    launch-grid dimension of ``k * n`` instances, ``k`` on each of ``n`` NeuronCores (NKI's
+    doc test: ``spmd_dim(2, nc(2))`` shards a grid dimension of 4 over two cores)."""
 
     def __init__(self, size, cores):
-        if isinstance(size, nc) and not isinstance(cores, nc):  # nl.spmd_dim(nl.nc(2), 2)
-            size, cores = size.n * cores, size
-        if not isinstance(cores, nc):
-            raise TypeError("nl.spmd_dim(size, nl.nc(n)): the second argument is nl.nc(n)")
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise ValueError(f"spmd_dim size must be a positive integer, got {size!r}")
-        if size % cores.n:
-            raise ValueError(f"spmd_dim size {size} is not a multiple of its {cores.n} cores")
-        self.size, self.cores = size, cores
+        per_core, shards = (cores, size) if isinstance(size, nc) else (size, cores)
+        if not isinstance(shards, nc):
+            raise TypeError("nl.spmd_dim(size, nl.nc(n)): one argument is nl.nc(n)")
+        if isinstance(per_core, bool) or not isinstance(per_core, int) or per_core < 1:
+            raise ValueError(f"spmd_dim size must be a positive integer, got {per_core!r}")
+        self.args = (size, cores)
+        self.size, self.cores = per_core * shards.n, shards
 
     def __repr__(self):
-        return f"nl.spmd_dim({self.size}, {self.cores!r})"
+        return f"nl.spmd_dim({self.args[0]!r}, {self.args[1]!r})"
 
 
 def _grid_dim(g):
