@@ -1,7 +1,6 @@
-"""``np.matmul`` / ``@`` and ``np.dot`` for 1-D and 2-D arrays (the core computes large ones;
-stacks of matrices raise the clear error)."""
+"""``np.matmul`` / ``@`` and ``np.dot`` (the core computes large products; stacks of matrices
+are one product per matrix of the broadcast leading axes, as NumPy's gufunc loops)."""
 from . import _dtypes as D
-from ._errors import user_error
 
 
 def _promoted(a, b):
@@ -18,25 +17,19 @@ def matmul(a, b, out=None):
         raise ValueError("matmul: Input operand %d does not have enough dimensions (has 0, "
                          "gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
                          % (0 if a.ndim == 0 else 1))
-    if a.ndim > 2 or b.ndim > 2:
-        raise user_error(NotImplementedError(
-            "matmul of stacks of matrices (ndim > 2) is not supported by nki-playground's "
-            "trace-time numpy fallback; loop over the leading axes"))
     a2 = a.reshape(1, -1) if a.ndim == 1 else a
     b2 = b.reshape(-1, 1) if b.ndim == 1 else b
-    if a2.shape[1] != b2.shape[0]:
+    if a2.shape[-1] != b2.shape[-2]:
         raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with "
-                         f"gufunc signature (n?,k),(k,m?)->(n?,m?) (size {b2.shape[0]} is "
-                         f"different from {a2.shape[1]})")
+                         f"gufunc signature (n?,k),(k,m?)->(n?,m?) (size {b2.shape[-2]} is "
+                         f"different from {a2.shape[-1]})")
     lp = _promoted(a, b)
-    result = _core_matmul(a2, b2, lp)
-    if result is None:
-        result = _python_matmul(a2, b2, lp)
+    result = _stacked(a2, b2, lp) if a2.ndim > 2 or b2.ndim > 2 else _matrix(a2, b2, lp)
     shape = list(result.shape)
     if b.ndim == 1:
-        shape.pop(1)
+        shape.pop(-1)
     if a.ndim == 1:
-        shape.pop(0)
+        shape.pop(-2 if b.ndim != 1 else -1)
     result = result.reshape(shape)
     if out is not None:
         out._assign(result)
@@ -45,6 +38,28 @@ def matmul(a, b, out=None):
         from ._scalars import wrap
         return wrap(lp, result._values()[0])
     return result
+
+
+def _matrix(a, b, lp):
+    result = _core_matmul(a, b, lp)
+    return _python_matmul(a, b, lp) if result is None else result
+
+
+def _stacked(a, b, lp):
+    """Stacks of matrices: the leading axes broadcast, one product per matrix."""
+    import itertools
+    from ._arrange import broadcast_to
+    from ._ndarray import broadcast_shapes
+    from ._shapes import stack
+    lead = tuple(broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    a = broadcast_to(a, lead + a.shape[-2:])
+    b = broadcast_to(b, lead + b.shape[-2:])
+    n, m = a.shape[-2], b.shape[-1]
+    if not lead or 0 in lead:
+        from ._creation import zeros
+        return zeros(lead + (n, m), dtype=lp)
+    products = [_matrix(a[idx], b[idx], lp) for idx in itertools.product(*map(range, lead))]
+    return stack(products).reshape(lead + (n, m))
 
 
 def _core_matmul(a, b, lp):

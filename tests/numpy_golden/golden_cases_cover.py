@@ -199,6 +199,15 @@ def cover_cases():
               "np.random.Generator(np.random.PCG64(11)).random(2)",
               # the other names the corpora use, named in a case each
               "np.copy(a)", "np.dot(f, g.T)", "np.matmul(f, g.T)", "np.repeat(a, 2, axis=0)",
+              # stacks of matrices (the nc_matmul doc test's golden): broadcast leading axes
+              "np.matmul(np.arange(24.0).reshape(2, 3, 4), np.arange(40.0).reshape(2, 4, 5))",
+              "np.arange(24, dtype=np.float32).reshape(2, 3, 4).transpose(0, 2, 1) @ np.ones((2, 3, 2))",
+              "np.matmul(np.arange(12).reshape(3, 4), np.arange(40).reshape(2, 4, 5))",
+              "np.matmul(np.arange(8.0).reshape(2, 1, 1, 4), np.arange(24.0).reshape(3, 4, 2))",
+              "np.matmul(np.arange(4.0), np.arange(40.0).reshape(2, 4, 5))",
+              "np.matmul(np.arange(24.0).reshape(2, 3, 4), np.arange(4.0))",
+              "np.matmul(np.ones((2, 3, 4)), np.ones((2, 5, 2)))",
+              "np.matmul(np.ones((2, 3, 4)), np.ones((3, 4, 2)))",
               "np.frombuffer(bytes([1, 2, 3, 4]), dtype=np.uint8)",
               "saved_and_loaded(np.save, np.load, f)", "written_and_read(np.fromfile, f, np.float32)",
               "np.testing.assert_allclose(f, f + 1e-9)", "np.testing.assert_allclose(f, g)",
