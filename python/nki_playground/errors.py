@@ -6,12 +6,8 @@ A bug in nki-playground itself is reported as an internal error with the full tr
 import linecache
 import traceback
 
-import os
-
 from . import loc as _loc
 from .door import NkiInternalError
-
-_STDLIB_DIR = os.path.dirname(os.__file__)
 
 # The errors page has one section per diagnostic code; CI logs and the CLI print this link.
 DOCS_LINK = "see: docs/errors.md#"
@@ -25,9 +21,8 @@ def coded(exc, code):
 
 
 def _is_library(filename):
-    """This package's files and the standard library's (contextlib frames of our scopes)."""
-    return (_loc.is_internal(filename) or filename.startswith(_STDLIB_DIR)
-            or "/python3" in filename or filename.startswith("<frozen"))
+    """This package's files and Pyodide's Python (contextlib frames of our scopes)."""
+    return _loc.is_library(filename)
 
 
 def _user_frames(tb):

@@ -21,6 +21,14 @@ def is_internal(filename):
     return filename.startswith(PACKAGE_DIR)
 
 
+def is_library(filename):
+    """This package's files and Pyodide's own Python: its standard library (/lib/python313.zip,
+    /lib/python3.13) and the packages installed there (the host's /lib is never visible inside
+    Pyodide: runtime/node.mjs). A user's file is anything else, whatever its path says
+    (a folder named python3 or site-packages included)."""
+    return is_internal(filename) or filename.startswith(("/lib/", "<frozen"))
+
+
 def _position(code, lasti):
     pos = _positions.get(code)
     if pos is None:

@@ -129,6 +129,34 @@ describe("createNodeRuntime", () => {
     expect(exitCode).toBe(5);
   });
 
+  test("a kernel in a folder named python3/site-packages is the user's code: errors at its line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "nki-runfile-"));
+    try {
+      const folder = join(dir, "python3", "site-packages");
+      mkdirSync(folder, { recursive: true });
+      const file = join(folder, "kern.py");
+      writeFileSync(
+        file,
+        `import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+@nki.jit
+def k(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    t = nl.load(a)
+    nl.store(out, value=t * a.shape)
+    return out
+nki.simulate_kernel(k, np.ones((128, 4), np.float32))
+`,
+      );
+      const { exitCode } = runtime.runFile(file, []);
+      expect(exitCode).toBe(1);
+      expect(err).toContain(`${file}:8:25: error: TypeError: unsupported operand (128, 4): expected a tile or a scalar\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("runFile mounts a script folder outside the cwd", () => {
     const dir = mkdtempSync(join(tmpdir(), "nki-runfile-"));
     try {

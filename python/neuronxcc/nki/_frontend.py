@@ -25,7 +25,6 @@ import builtins
 import copy
 import inspect
 import linecache
-import os
 import textwrap
 import types
 
@@ -33,7 +32,6 @@ from nki_playground import loc as _loc
 
 RT = "__nki_rt"
 _BUILTINS = frozenset(dir(builtins))
-_STDLIB_DIR = os.path.dirname(os.__file__)
 _cache = {}
 
 
@@ -71,9 +69,7 @@ def _is_user_function(f):
     if type(f) is not types.FunctionType:
         return False
     filename = f.__code__.co_filename
-    return not (_loc.is_internal(filename) or filename.startswith(_STDLIB_DIR)
-                or "/python3" in filename or "site-packages" in filename
-                or filename.startswith("<"))
+    return not (_loc.is_library(filename) or filename.startswith("<"))
 
 
 class _Rewriter(ast.NodeTransformer):
