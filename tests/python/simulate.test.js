@@ -86,6 +86,17 @@ print(lat.get_latency_percentile(50) > 0, lat.get_latency_percentile(99) == lat.
     expect(r.err).toContain("benchmark latencies are the simulator's wall-clock time (simulated)");
   });
 
+  test("nki.profile runs placeholder inputs as zeros, as nki.benchmark does (the SDK's profiling example)", () => {
+    const r = run(`${PRELUDE}${SCALE}
+import neuronxcc.nki.typing as nt
+prof = nki.profile(working_directory="/tmp/reports", save_neff_name="file.neff", profile_nth=2)(scale.func)
+print(prof(nt.tensor[[128, 64], nl.float32]).max())
+`);
+    expect(r.exitCode, r.err).toBe(0);
+    expect(r.out).toBe("0.0\n");
+    expect(r.err).toContain("(profile) runs on the simulator");
+  });
+
   test("a mutable parameter is updated and returned", () => {
     const r = run(`${PRELUDE}
 import neuronxcc.nki.typing as nt

@@ -255,7 +255,7 @@ class Kernel:
                 _simulate.say_once(("device", self.mode), _simulate.NO_DEVICE.format(
                     mode=self.mode, name=self.func.__name__))
             r = _simulate.run(t, t.inputs, self.options,
-                              zero_placeholders=self.mode == "benchmark")
+                              zero_placeholders=self.mode in ("benchmark", "profile"))
         finally:
             t.close()
         if self.mode == "benchmark":
