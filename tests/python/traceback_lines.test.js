@@ -70,6 +70,17 @@ describe("the frame of an exception raised in a rewritten kernel", () => {
     expect(line).toBe("u = nl.exp(t, fast=True)");
   });
 
+  test("a kernel's wrong return value: at its return statement, not where it was called", () => {
+    const src = `${HEAD}@nki.jit
+def k(a):
+    out = nl.ndarray((128, 4), dtype=nl.float32, buffer=nl.shared_hbm)
+    nl.store(out, nl.load(a))
+    return out, a.shape
+nki.simulate_kernel(k, np.ones((128, 4), np.float32))
+`;
+    py.expectError(src, "out, a.shape", "TypeError: kernel 'k' returned tuple; a kernel returns HBM tensors");
+  });
+
   test("`while t:` on a tile: the while's line", () => {
     const { src, span, loc } = frame(`    t = nl.load(a)
     while t:

@@ -81,10 +81,16 @@ _NO_SCOPE = _NoScope()
 
 class Runtime:
     """The ``__nki_rt`` object rewritten kernels call. It reads the active trace; its only
-    state is the if/else scopes opened without a `with` block (reset with every trace)."""
+    state is the if/else scopes opened without a `with` block (reset with every trace) and
+    where the last ``return`` ran."""
 
     def __init__(self):
         self._open = []
+        self.return_loc = None  # where the last `return <value>` ran (the kernel's, at the end)
+
+    def returned(self, value, loc):
+        self.return_loc = loc
+        return value
 
     def stmt(self, name_and_loc):
         ctx = nki_ctx_or_none()

@@ -212,6 +212,14 @@ class _Rewriter(ast.NodeTransformer):
                                            node.value], node.value)
         return node
 
+    def visit_Return(self, node):
+        # `return v` -> `return rt.returned(v, loc)`: a kernel's wrong return value is
+        # reported at its return statement, not where the kernel was called.
+        if node.value is not None:
+            node.value = self._rt("returned", [self.visit(node.value), self._loc(node.value)],
+                                  node.value)
+        return node
+
     def visit_AnnAssign(self, node):
         # `x: nt.tensor[128, 512] = value`: NKI checks the value's shape against the annotation.
         if node.value is not None:

@@ -162,6 +162,7 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
         body = _frontend.transformed(func, RUNTIME)
         ctx.trace_scope = KernelScope(None, f"{name}@{opts.loc[0]}:{opts.loc[1]}"
                                       if opts.loc else name, name)
+        RUNTIME.return_loc = None
         try:
             result = body(*a, **kw)
         except BaseException:
@@ -171,8 +172,11 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
             () if result is None else (result,))
         for o in outs:
             if not isinstance(o, NkiTensor):
-                raise TypeError(f"kernel '{name}' returned {type(o).__name__}; a kernel "
-                                "returns HBM tensors (created with buffer=nl.shared_hbm)")
+                e = TypeError(f"kernel '{name}' returned {type(o).__name__}; a kernel "
+                              "returns HBM tensors (created with buffer=nl.shared_hbm)")
+                if RUNTIME.return_loc:  # the kernel's own return statement ran last
+                    e.nki_loc = RUNTIME.return_loc
+                raise e
         handle = TraceContext.finalize_kernel({"values": [o._ref() for o in outs],
                                                "region": ctx.opened["region"],
                                                "by_reference": by_reference,
