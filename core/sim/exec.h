@@ -16,6 +16,8 @@
 
 namespace nki::sim {
 
+struct SimOptions;
+
 /// One nl.device_print, in program order.
 struct PrintRecord {
   std::string prefix;
@@ -73,6 +75,7 @@ public:
   RunLog& log;
   const KernelPlan plan;
   Env env;
+  const SimOptions* opts = nullptr; ///< the run's options (set by the interpreter)
   const ir::Instruction* cur = nullptr;
   int64_t seq = 0;               ///< instruction executions so far
   std::deque<View> pool;         ///< views of indirect indices (stable addresses)
@@ -143,5 +146,6 @@ void register_select_execs(ExecTable& t);      // exec_select.cpp
 void register_reduce_execs(ExecTable& t);      // exec_reduce.cpp
 void register_matmul_execs(ExecTable& t);      // exec_matmul.cpp
 void register_misc_execs(ExecTable& t);        // exec_misc.cpp: random, device_print, ...
+void register_register_execs(ExecTable& t); // exec_register.cpp: the current language's registers
 
 } // namespace nki::sim

@@ -327,9 +327,14 @@ void encode_i64(DType t, uint8_t* dst, int64_t stride, int64_t n, const int64_t*
   for (int64_t i = 0; i < n; ++i) store_int(t, dst + i * bs, in[i]);
 }
 
-void fill_unwritten(DType t, uint8_t* dst, int64_t n) {
+void fill_unwritten(DType t, uint8_t* dst, int64_t n, int64_t int_fill) {
   if (!ir::dtype_is_float(t)) {
-    std::memset(dst, 0, static_cast<size_t>(n) * elem_size(t));
+    if (int_fill == 0) {
+      std::memset(dst, 0, static_cast<size_t>(n) * elem_size(t));
+      return;
+    }
+    const int s = elem_size(t);
+    for (int64_t i = 0; i < n; ++i) encode_i64(t, dst + i * s, 1, 1, &int_fill);
     return;
   }
   uint8_t one[4];

@@ -53,9 +53,10 @@ private:
   Storage storage_;
   RunLog log_;
   bool ran_ = false;
+  std::vector<std::vector<uint8_t>> converted_; // outputs held as fp32 (precise_fp off)
 };
 
-/// Options for a target: "trn1" (default) or "trn2".
+/// Options for a target: "trn1" (default), "trn2" or "trn3" (also "gen2".."gen4").
 SimOptions options_for_target(const std::string& target);
 
 } // namespace nki::sim
