@@ -57,7 +57,9 @@ private:
   std::vector<std::pair<std::string, Handler>> table_; // sorted by name
 };
 
-void register_move_ops(Registry& r); // ops_move.cpp: DMA, copies, memset, iota, ...
-void register_math_ops(Registry& r); // ops_math.cpp: tensor_tensor & co., activation
+void register_move_ops(Registry& r);   // ops_move.cpp: DMA, copies, memset, iota, ...
+void register_math_ops(Registry& r);   // ops_math.cpp: tensor_tensor & co., activation
+void register_matmul_ops(Registry& r); // ops_matmul.cpp: nc_matmul
+void register_select_ops(Registry& r); // ops_select.cpp: selections, search, random numbers
 
 } // namespace nki::isa

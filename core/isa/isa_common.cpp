@@ -17,6 +17,8 @@ const Registry& registry() {
     Registry reg;
     register_move_ops(reg);
     register_math_ops(reg);
+    register_matmul_ops(reg);
+    register_select_ops(reg);
     return reg;
   }();
   return r;

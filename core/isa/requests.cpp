@@ -126,6 +126,14 @@ std::string unrolled(NeuronCodegen& cg, const Json& req) {
   return w.take();
 }
 
+std::string function(NeuronCodegen& cg, const Json& req) {
+  return std::to_string(cg.function_scope(req.get_string("name")).release());
+}
+
+std::string no_reorder(NeuronCodegen& cg, const Json&) {
+  return std::to_string(cg.no_reorder().release());
+}
+
 std::string core(NeuronCodegen& cg, const Json& req) {
   return std::to_string(cg.core_scope(req.get_int("core", 0)).release());
 }
@@ -162,6 +170,8 @@ std::optional<std::string> dispatch(NeuronCodegen& cg, const Json& req) {
   if (op == "isa_unrolled") return unrolled(cg, req);
   if (op == "isa_iteration") return iteration(cg, req);
   if (op == "isa_core") return core(cg, req);
+  if (op == "isa_function") return function(cg, req);
+  if (op == "isa_no_reorder") return no_reorder(cg, req);
   if (op == "isa_end") return end(cg, req);
   throw sema::InternalError("unknown op request '" + op + "'");
 }

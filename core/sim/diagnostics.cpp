@@ -72,6 +72,13 @@ sema::Warning warn_psum_over_capacity(int64_t required, int64_t available) {
               ": this kernel would not fit on the device"};
 }
 
+sema::Warning warn_accumulate_uninitialized_psum() {
+  return {sema::Code::of(__func__),
+          "nc_matmul with accumulate=True onto PSUM that no instruction wrote: undefined "
+          "behavior on hardware (the first matmul of an accumulation group overwrites: "
+          "accumulate=False, or None to let the compiler decide)"};
+}
+
 sema::Warning warn_dynamic_trip(int64_t trip) {
   return {sema::Code::of(__func__),
           "dynamic loop trip count is " + std::to_string(trip) +

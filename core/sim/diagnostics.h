@@ -38,6 +38,8 @@ extern const char* const kOwnCheckLabel;
 sema::Warning warn_sbuf_over_capacity(int64_t required, int64_t available,
                                       const std::string& target);
 sema::Warning warn_psum_over_capacity(int64_t required, int64_t available);
+/// nc_matmul(accumulate=True) onto PSUM no instruction wrote (NKI 0.5.0's simulator warns).
+sema::Warning warn_accumulate_uninitialized_psum();
 /// A dynamic loop whose trip count is below one still runs once.
 sema::Warning warn_dynamic_trip(int64_t trip);
 

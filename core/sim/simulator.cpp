@@ -92,6 +92,17 @@ SimOptions options_for_target(const std::string& target) {
   return o;
 }
 
+SimOptions options_from_json(const std::string& json) {
+  util::Json j = util::Json::parse(json.empty() ? "{}" : json);
+  SimOptions o = options_for_target(j.get_string("target", "trn1"));
+  if (!j.get_string("language").empty()) {
+    o.unwritten_int = 4;
+    o.label_own_checks = true;
+  }
+  if (j["precise_fp"].is_bool()) o.precise_fp = j["precise_fp"].boolean();
+  return o;
+}
+
 std::string Simulator::log_json() const {
   util::JsonWriter w;
   w.begin_object().key("warnings").begin_array();
