@@ -146,10 +146,10 @@ void register_select_execs(ExecTable& t);      // exec_select.cpp
 void register_reduce_execs(ExecTable& t);      // exec_reduce.cpp
 void register_matmul_execs(ExecTable& t);      // exec_matmul.cpp
 void register_misc_execs(ExecTable& t);        // exec_misc.cpp: random, device_print, ...
-void register_register_execs(ExecTable& t);
+void register_register_execs(ExecTable& t);    // exec_register.cpp: registers (current language)
 /// The current language's pattern forms of iota / affine_select (exec_pattern.cpp), run when
 /// the instruction carries a "pattern" attribute.
 void exec_iota_pattern(Exec& ex, const ir::Instruction& in);
-void exec_affine_select_pattern(Exec& ex, const ir::Instruction& in); // exec_register.cpp: the current language's registers
+void exec_affine_select_pattern(Exec& ex, const ir::Instruction& in);
 
 } // namespace nki::sim

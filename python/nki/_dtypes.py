@@ -1,5 +1,6 @@
 """NKI 0.6.0's dtypes: plain strings (``DType = str``; ``nl.float32 == "float32"``), their
 sizes, and the names NumPy dtypes and spellings map to."""
+from nki_playground import door
 
 #: Every dtype of NKI 0.6.0 and its size in bytes (x4: four packed values per element).
 SIZES = {
@@ -34,7 +35,6 @@ def size_of(name):
     """Bytes per element of an NKI dtype name; unknown names raise the core's error."""
     size = SIZES.get(name)
     if size is None:
-        from nki_playground import door
         door.raise_diagnostic("err_unsupported_dtype", name)
     return size
 

@@ -17,7 +17,6 @@ Line and column numbers of the rewritten code are the original ones.
 """
 import ast
 import builtins
-import copy
 import inspect
 import os
 import textwrap
@@ -25,7 +24,7 @@ import types
 
 from nki_playground import loc as _loc
 
-from . import _core, _rules
+from . import _rules
 
 RT = "__nki_rt"
 _BUILTINS = frozenset(dir(builtins))
@@ -276,7 +275,7 @@ def _as_list(x):
 
 def transformed(func):
     """The checked, rewritten version of ``func`` (``func`` itself without source)."""
-    from . import _runtime
+    from . import _runtime  # a cycle: the runtime the rewritten code calls builds on this module
     code = func.__code__
     entry = _cache.get(code)
     if entry is None:
@@ -307,4 +306,4 @@ def forget(filename):
         del _cache[code]
 
 
-__all__ = ["transformed", "call_traced", "is_user_function", "forget", "copy"]
+__all__ = ["transformed", "call_traced", "is_user_function", "forget"]

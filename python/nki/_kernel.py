@@ -11,10 +11,11 @@ import json
 import linecache
 import os
 
-from nki_playground import door, loc as _loc
+from nki_playground import door
 
 from . import _core, _dtypes, _frontend, _rules, _trace
 from ._tensor import NkiTensor, _Storage, _prod
+from .typing import TensorType
 
 LANGUAGE = "nki 0.6.0"
 
@@ -48,7 +49,6 @@ def _def_loc(func):
 
 
 def _is_array(x):
-    from .typing import TensorType
     return isinstance(x, TensorType) or (hasattr(x, "shape") and hasattr(x, "dtype")
                                          and not isinstance(x, NkiTensor)
                                          and not isinstance(x, (int, float)))
@@ -235,7 +235,7 @@ class Kernel:
         if not args and not kwargs and inspect.signature(self.fn).parameters:
             _core.raise_diagnostic("err_kernel_rule", f"kernel '{self.__name__}' called with "
                                    "no arguments")
-        from . import _simulate
+        from . import _simulate  # a cycle: _simulate runs the traces this module makes
         if os.environ.get("NKI_SIMULATOR", "") not in ("1", "true", "True"):
             _simulate.say_once(self.__name__)
         return _simulate.simulate(self, args, kwargs)

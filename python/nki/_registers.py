@@ -6,7 +6,11 @@ arithmetic) is NKI's ``TypeError``. Runtime loops trace their body once into a r
 ``nl.fori_loop`` / ``nl.dynamic_range`` a LoopScope over a DynamicAxis with a fresh induction
 register, ``nl.while_loop`` / ``while reg:`` a pre-checked WhileScope.
 """
+from nki_playground import loc as _loc
+
 from . import _core, _rules, _trace
+from ._frontend import call_traced
+from ._tensor import NkiTensor
 
 
 class VirtualRegister:
@@ -76,10 +80,8 @@ def _bound(x, what):
 # --- nisa register instructions ---------------------------------------------------------------
 
 def register_alloc(x=None):
-    from ._tensor import NkiTensor
     t = _trace.need("nki.isa.register_alloc")
     req = {"op": "isa_register_alloc"}
-    from nki_playground import loc as _loc
     req["name"] = _loc.bound_name(_loc.caller()) or "r"
     if isinstance(x, NkiTensor):
         req["src"] = x._json()
@@ -106,7 +108,6 @@ def register_move(dst, src):
 
 
 def register_load(dst, src):
-    from ._tensor import NkiTensor
     _trace.need("nki.isa.register_load")
     if not isinstance(src, NkiTensor) or src.size != 1:
         _rules.raise_isa_rule("register_load", "src is a (1, 1) SBUF or HBM tensor")
@@ -114,7 +115,6 @@ def register_load(dst, src):
 
 
 def register_store(dst, src):
-    from ._tensor import NkiTensor
     _trace.need("nki.isa.register_store")
     if not isinstance(dst, NkiTensor) or dst.size != 1:
         _rules.raise_isa_rule("register_store", "dst is a (1, 1) SBUF or HBM tensor")
@@ -152,7 +152,6 @@ def fori_loop(lower, upper, body_fun, step=1):
     name = getattr(body_fun, "__code__", None)
     name = name.co_varnames[0] if name is not None and name.co_argcount else "i"
     t, reply, iv = _open_loop(lower, upper, step, name, frozen=False)
-    from ._frontend import call_traced
     try:
         result = call_traced(body_fun, (iv,), {})
     except BaseException:
@@ -174,7 +173,6 @@ def while_loop(init, body_fun):
     reply = _core.op({"op": "isa_while", "cond": cond})
     t.open(reply["while"], "while")
     t.open(reply["alloc"], "alloc")
-    from ._frontend import call_traced
     try:
         result = call_traced(body_fun, (init,), {})
     except BaseException:
@@ -209,7 +207,6 @@ class DynamicRange:
             t.close(reply["loop"])
 
     def __iter__(self):
-        from nki_playground import loc as _loc
         return self._loop("i", _loc.caller())
 
 

@@ -3,7 +3,7 @@ removed APIs, the parser front end's rejections). Every text lives in the core
 (core/sema/sema_current.cpp); these name the diagnostic and its arguments."""
 from nki_playground import loc as _loc
 
-from . import _core
+from . import _core, _trace
 
 
 def view_rule(method, rule):
@@ -51,7 +51,6 @@ def raise_isa_rule(api, rule):
 
 
 def check_trace(storage):
-    from . import _trace
     cur = _trace.current()
     if cur is None:
         _core.raise_diagnostic("err_nki_api_outside_of_nki_kernel")

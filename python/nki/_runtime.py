@@ -5,8 +5,9 @@ import types
 
 from nki_playground import loc as _loc
 
-from . import _core, _trace
+from . import _core, _rules, _trace
 from ._frontend import call_traced, is_user_function
+from ._kernel import Kernel
 from ._registers import DynamicRange, VirtualRegister, dynamic_while
 
 
@@ -48,7 +49,6 @@ class _While:
             return False
         if isinstance(cond, VirtualRegister):
             if self.n:
-                from . import _rules
                 _rules.raise_register_in_python("a Python `while` that started on a Python "
                                                 "value")
             _t, self.dynamic = dynamic_while(cond, self.loc)
@@ -95,7 +95,6 @@ class Runtime:
         try:
             for x in it:
                 if isinstance(x, VirtualRegister):
-                    from . import _rules
                     _rules.raise_register_in_python("range()")
                 if loop is None:
                     loop = _unrolled(t, name, kind, bounds, loc)
@@ -117,7 +116,6 @@ class Runtime:
         if module.startswith("neuronxcc"):
             _core.raise_diagnostic("err_mixed_languages",
                                    f"{module}.{getattr(f, '__name__', '?')}")
-        from ._kernel import Kernel
         if isinstance(f, Kernel):
             _core.raise_diagnostic("err_kernel_rule", "a @nki.jit kernel cannot be called from "
                                    "a kernel: sub-kernels are plain functions (apply "

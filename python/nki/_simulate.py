@@ -16,6 +16,7 @@ from nki_playground.errors import coded
 from nki_playground.standins import ensure_numpy
 
 from . import _dtypes, _kernel
+from .typing import TensorType
 
 _said = set()
 
@@ -52,7 +53,6 @@ def simulate(kernel, args, kwargs):
 
 
 def run(traced):
-    from .typing import TensorType
     opts = {"target": _kernel.target(), "language": _kernel.LANGUAGE, "precise_fp": precise_fp()}
     sim = door.new_simulation(traced.handle, json.dumps(opts))
     rec = _results.simulation(traced.kernel_name)

@@ -7,8 +7,11 @@ returns a new ``NkiTensor`` over the same storage and costs nothing: the view re
 only inside the request of an instruction that uses it (``_json``), where the core turns it
 into the IR's access pattern (core/isa/view.cpp). Python operators on tensors are NKI's errors.
 """
-from . import _dtypes, _rules
+from . import _buffers, _dtypes, _rules
 from ._rules import view_rule
+
+#: The view functions: nki._views, which builds on NkiTensor, installs itself here on import.
+_views = None
 
 
 class _Storage:
@@ -88,7 +91,6 @@ class NkiTensor:
 
     @property
     def buffer(self):
-        from .language import _buffers
         return _buffers.region(self._st.buffer)
 
     @property
@@ -149,66 +151,52 @@ class NkiTensor:
 
     # --- indexing ---------------------------------------------------------------------------
     def __getitem__(self, key):
-        from ._views import getitem
-        return getitem(self, key)
+        return _views.getitem(self, key)
 
     def __setitem__(self, key, value):
-        from ._views import setitem
-        setitem(self, key, value)
+        _views.setitem(self, key, value)
 
     def slice(self, dim, start, end, step=1):
         """Slice along one dimension: ``start`` (inclusive) to ``end`` (exclusive)."""
-        from ._views import slice_dim
-        return slice_dim(self, dim, start, end, step)
+        return _views.slice_dim(self, dim, start, end, step)
 
     def select(self, dim, index):
         """Select one element along ``dim``, removing it: an int (static) or a ``(1, 1)`` SBUF
         tensor (the index is read at run time)."""
-        from ._views import select
-        return select(self, dim, index)
+        return _views.select(self, dim, index)
 
     def vector_select(self, dim, vector_offset):
         """Per-partition indirect addressing: partition p reads index ``vector_offset[p, 0]``
         of dimension ``dim`` (0) of an HBM tensor."""
-        from ._views import vector_select
-        return vector_select(self, dim, vector_offset)
+        return _views.vector_select(self, dim, vector_offset)
 
     def permute(self, dims):
-        from ._views import permute
-        return permute(self, dims)
+        return _views.permute(self, dims)
 
     def broadcast(self, dim, size):
-        from ._views import broadcast
-        return broadcast(self, dim, size)
+        return _views.broadcast(self, dim, size)
 
     def expand_dim(self, dim):
-        from ._views import expand_dim
-        return expand_dim(self, dim)
+        return _views.expand_dim(self, dim)
 
     def squeeze_dim(self, dim):
-        from ._views import squeeze_dim
-        return squeeze_dim(self, dim)
+        return _views.squeeze_dim(self, dim)
 
     def reshape_dim(self, dim, shape):
-        from ._views import reshape_dim
-        return reshape_dim(self, dim, shape)
+        return _views.reshape_dim(self, dim, shape)
 
     def flatten_dims(self, start_dim, end_dim):
-        from ._views import flatten_dims
-        return flatten_dims(self, start_dim, end_dim)
+        return _views.flatten_dims(self, start_dim, end_dim)
 
     def reshape(self, shape):
-        from ._views import reshape
-        return reshape(self, shape)
+        return _views.reshape(self, shape)
 
     def rearrange(self, src_pattern, dst_pattern, fixed_sizes=None):
-        from ._views import rearrange
-        return rearrange(self, src_pattern, dst_pattern, fixed_sizes)
+        return _views.rearrange(self, src_pattern, dst_pattern, fixed_sizes)
 
     def view(self, dtype):
         """Reinterpret the bytes as ``dtype``; the last dimension scales by the size ratio."""
-        from ._views import view_dtype
-        return view_dtype(self, dtype)
+        return _views.view_dtype(self, dtype)
 
     reinterpret_cast = view
 
@@ -216,8 +204,7 @@ class NkiTensor:
            dtype=None):
         """An explicit access pattern over the storage (not composable: it ignores this view's
         shape and strides)."""
-        from ._views import access_pattern
-        return access_pattern(self, pattern, offset, scalar_offset, vector_offset,
+        return _views.access_pattern(self, pattern, offset, scalar_offset, vector_offset,
                               indirect_dim, dtype)
 
     def indirect(self, index, num_elem=None):

@@ -7,6 +7,8 @@ through ``close``, which also closes whatever is still open inside the region (a
 ``return`` leaves a loop's generator to be finalised later), so the core's scope stack always
 balances.
 """
+from nki_playground import door
+
 from . import _core
 
 _current = [None]
@@ -23,7 +25,6 @@ def need(api="nki"):
     t = _current[0]
     if t is not None:
         return t
-    from nki_playground import door
     if door.nki_ctx_or_none():  # a neuronxcc.nki kernel is being traced
         _core.raise_diagnostic("err_mixed_languages_current", api)
     _core.raise_diagnostic("err_nki_api_outside_of_nki_kernel")

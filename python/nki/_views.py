@@ -5,8 +5,13 @@ offsets) and returns a new one; none emits an instruction. Rank rules of indexin
 tensors keep dimension 0 (an int there leaves a size-1 partition dimension) and stay at least
 2-D; HBM tensors drop indexed dimensions and stay at least 1-D.
 """
-from . import _dtypes
-from ._rules import index_error, view_rule
+import operator
+import sys
+
+from . import _dtypes, _tensor, isa as nisa
+from ._core import warn
+from ._registers import VirtualRegister
+from ._rules import index_error, raise_register_in_python, view_rule
 from ._tensor import DynamicSlice, NkiTensor, _prod
 
 
@@ -22,7 +27,6 @@ def _dim(t, dim, method):
 
 
 def _is_register(x):
-    from ._registers import VirtualRegister
     return isinstance(x, VirtualRegister)
 
 
@@ -34,11 +38,9 @@ def _not_indirect_dim(t, d, method):
 
 def _int(x, what):
     if _is_register(x):
-        from ._rules import raise_register_in_python
         raise_register_in_python(what)
     if isinstance(x, bool) or not isinstance(x, int):
         try:
-            import operator
             return operator.index(x)
         except TypeError:
             index_error(f"index must be an integer or slice, got {x!r}")
@@ -161,8 +163,6 @@ def setitem(t, key, value):
     """``t[...] = value``: NKI 0.6.0's parser front end rejects it (``Updating a tile with lvalue
     assignment is not allowed``); under the tracer it is a copy into the view — a memset for a
     number, a tensor_copy on chip, a dma_copy through HBM."""
-    from . import isa as nisa
-    from ._core import warn
     dst = getitem(t, key)
     warn("NKI 0.6.0's parser front end rejects assignment into a tensor ('Updating a tile "
          "with lvalue assignment is not allowed'); nki-playground copies, as the tracer does. "
@@ -513,3 +513,6 @@ def access_pattern(t, pattern, offset=None, scalar_offset=None, vector_offset=No
         v._index = (vo, scale, True)
         v._indirect = (0,)
     return v
+
+
+_tensor._views = sys.modules[__name__]  # NkiTensor's view methods call these

@@ -1,9 +1,11 @@
 """Every ``nki.isa`` instruction of NKI 0.6.0 with its exact signature and defaults (dst first,
 no result, output dtype = dst's). The checks and the IR are the core's (core/isa/ops_*.cpp)."""
 from .._rules import raise_isa_rule
-from ..language._math import equal, maximum
+from .._optokens import equal, maximum
 from ._call import call, enum_arg
 from ._enums import dge_mode, dma_engine, engine, matmul_perf_mode, oob_mode, reduce_cmd
+# The enums again, for functions whose parameters shadow their names.
+from ._enums import dge_mode as _dge, dma_engine as _de, oob_mode as _oob
 
 
 def _engine(api, e):
@@ -18,7 +20,6 @@ def _rc(api, v):
 
 def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode.unknown,
              engine=engine.unknown, name=None):
-    from ._enums import dge_mode as _dge, oob_mode as _oob
     if priority is not None and (isinstance(priority, bool) or priority not in (0, 1, 2, 3)):
         raise_isa_rule("dma_copy", f"priority is 0-3, got {priority!r}")
     return call("dma_copy", [("dst", dst), ("src", src)],
@@ -29,7 +30,6 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
 
 def dma_transpose(dst, src, axes=None, priority=None, dge_mode=dge_mode.unknown,
                   oob_mode=oob_mode.error, name=None):
-    from ._enums import dge_mode as _dge, oob_mode as _oob
     return call("dma_transpose", [("dst", dst), ("src", src)],
                 {"axes": list(axes) if axes is not None else None, "priority": priority,
                  "dge_mode": enum_arg("dma_transpose", "dge_mode", dge_mode, _dge),
@@ -38,7 +38,6 @@ def dma_transpose(dst, src, axes=None, priority=None, dge_mode=dge_mode.unknown,
 
 def dma_compute(dst, srcs, reduce_op, scales=None, unique_indices=True, oob_mode=oob_mode.error,
                 name=None):
-    from ._enums import oob_mode as _oob
     if not isinstance(srcs, (list, tuple)) or not srcs:
         raise_isa_rule("dma_compute", "srcs is a non-empty list of tensors")
     operands = [("dst", dst)] + [(f"src{i}", s) for i, s in enumerate(srcs)]
@@ -319,7 +318,6 @@ def core_barrier(data, cores, engine=engine.gpsimd, name=None):
 
 def sendrecv(src, dst, send_to_rank, recv_from_rank, pipe_id, dma_engine=dma_engine.dma,
              name=None):
-    from ._enums import dma_engine as _de
     return call("sendrecv", [("src", src), ("dst", dst)],
                 {"send_to_rank": send_to_rank, "recv_from_rank": recv_from_rank,
                  "pipe_id": pipe_id, "dma_engine": enum_arg("sendrecv", "dma_engine", dma_engine,

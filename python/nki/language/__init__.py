@@ -5,10 +5,10 @@ Outside a kernel being traced, creating or computing on tensors raises NKI's out
 error; dtypes, buffers, ``tile_size`` and the range helpers work anywhere.
 """
 from .. import _core, _rules, _trace
-from .._registers import DynamicRange, fori_loop, while_loop  # noqa: F401
+from .._registers import DynamicRange, VirtualRegister, fori_loop, while_loop  # noqa: F401
 from .._tensor import DynamicSlice, NkiTensor  # noqa: F401
 from . import _math
-from ._buffers import (MemoryRegion, hbm, is_hbm, is_on_chip, is_psum, is_sbuf,  # noqa: F401
+from .._buffers import (MemoryRegion, hbm, is_hbm, is_on_chip, is_psum, is_sbuf,  # noqa: F401
                        private_hbm, psum, sbuf, shared_hbm)
 from ._creation import (empty_like, full, ndarray, ones, rand, random_seed,  # noqa: F401
                         shared_constant, shared_identity_matrix, zeros, zeros_like)
@@ -49,7 +49,6 @@ def _range(start, stop=None, step=1):
         start, stop = 0, start
     for x, what in ((start, "start"), (stop, "stop"), (step, "step")):
         if not isinstance(x, int) or isinstance(x, bool):
-            from .._registers import VirtualRegister
             if isinstance(x, VirtualRegister):
                 _rules.raise_register_in_python("range() (use nl.fori_loop)")
             raise TypeError(f"range {what} must be an int, got {type(x).__name__}")

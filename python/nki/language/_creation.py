@@ -1,10 +1,11 @@
 """Creating tensors: ``nl.ndarray`` (an allocation: one ``ndarray`` instruction, contents
 uninitialised) and the experimental creation wrappers that fill one through ``nki.isa``."""
 from nki_playground import loc as _loc
+from nki_playground.standins import ensure_numpy
 
-from .. import _core, _dtypes, _rules, _trace
+from .. import _core, _dtypes, _rules, _trace, isa as nisa
 from .._tensor import NkiTensor, _Storage
-from . import _buffers
+from .. import _buffers
 
 
 def _shape(shape, api):
@@ -60,7 +61,6 @@ def _check_address(address, buf):
 
 
 def _fill(api, shape, value, dtype, buffer, name):
-    from .. import isa as nisa
     if _buffers.name(buffer) not in ("sbuf", "psum"):
         _core.raise_diagnostic("err_hbm_tensor_with_init_value_not_supported")
     t = ndarray(shape, dtype, buffer, name or _loc.bound_name(_loc.caller()) or api)
@@ -91,7 +91,6 @@ def empty_like(x, dtype=None, buffer=None, name=""):
 
 def rand(shape, dtype, buffer=_buffers.sbuf, name=""):
     """Uniform random values in [0, 1) (Vector engine rand2)."""
-    from .. import isa as nisa
     t = ndarray(shape, dtype, buffer, name or _loc.bound_name(_loc.caller()) or "rand")
     nisa.rand2(t, 0.0, 1.0)
     return t
@@ -99,7 +98,6 @@ def rand(shape, dtype, buffer=_buffers.sbuf, name=""):
 
 def random_seed(seed):
     """Restarts the random stream from ``seed``, a (1, 1) SBUF/PSUM tensor."""
-    from .. import isa as nisa
     if not isinstance(seed, NkiTensor) or seed.shape != (1, 1) or not seed._on_chip():
         _rules.view_rule("random_seed", "seed is a [1, 1] tensor on SBUF or PSUM")
     nisa.set_rng_seed(seed)
@@ -118,7 +116,6 @@ def _constant(api, attrs, dtype, name):
 
 def shared_constant(constant):
     """A shared-HBM tensor holding ``constant`` (a NumPy array or a .npy file's path)."""
-    from nki_playground.standins import ensure_numpy
     np = ensure_numpy()
     if isinstance(constant, str):
         constant = np.load(constant)
@@ -132,7 +129,6 @@ def shared_constant(constant):
 
 def shared_identity_matrix(n, dtype="uint8", dst=None):
     """The n x n identity matrix in SBUF (in ``dst`` when given)."""
-    from .. import isa as nisa
     dtype = _dtypes.name_of(dtype)
     const = _constant("shared_identity_matrix", {"n": int(n)}, dtype, "identity")
     if dst is None:

@@ -4,15 +4,16 @@ not from PSUM), ``matmul`` only with ``transpose_x=True`` (its PSUM result takes
 reductions over trailing free axes, ``where`` with a float 1.0 / 0.0 condition."""
 from nki_playground import loc as _loc
 
-from .. import _dtypes
+from .. import _dtypes, isa
+from ..isa._call import call
 from .._rules import view_rule
 from .._tensor import NkiTensor
-from . import _buffers, _math
+from .. import _buffers
+from . import _math
 from ._creation import ndarray
 
 
 def _isa():
-    from .. import isa
     return isa
 
 
@@ -230,7 +231,6 @@ def gather_flattened(data, indices, axis=0, dtype=None):
     _need_tile("gather_flattened", data, "data")
     out = ndarray(indices.shape, _dtypes.name_of(dtype) if dtype else data.dtype, _buffers.sbuf,
                   _named("gather_flattened"))
-    from ..isa._call import call
     call("gather_flattened", [("dst", out), ("data", data), ("indices", indices)], {})
     return out
 

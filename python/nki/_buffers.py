@@ -1,6 +1,8 @@
 """Memory regions (``nl.sbuf``, ``nl.psum``, ``nl.hbm`` = private HBM, ``nl.shared_hbm``)."""
 from enum import Enum
 
+from . import _core
+
 
 class MemoryRegion(Enum):
     """Memory region constants for NKI tensors."""
@@ -23,7 +25,6 @@ def name(buffer):
     if value == "hbm":
         return "private_hbm"
     if value not in ("sbuf", "psum", "private_hbm", "shared_hbm"):
-        from .. import _core
         _core.raise_diagnostic("err_unknown_buffer", str(value))
     return value
 
