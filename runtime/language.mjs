@@ -7,8 +7,8 @@
 
 /** id -> what the product says about it. */
 export const LANGUAGES = {
-  nki: { id: "nki", frontEnd: "nki", label: "NKI 0.6.0", version: "0.6.0" },
-  beta1: { id: "beta1", frontEnd: "neuronxcc.nki", label: "NKI Beta 1", version: "beta1" },
+  nki: { id: "nki", frontEnd: "nki", label: "NKI 0.6.0", version: "0.6.0", importLine: "import nki" },
+  beta1: { id: "beta1", frontEnd: "neuronxcc.nki", label: "NKI Beta 1", version: "beta1", importLine: "import neuronxcc.nki" },
 };
 
 const IMPORT = /^[ \t]*(?:import[ \t]+([^#\n]+)|from[ \t]+([\w.]+)[ \t]+import)/gm;
