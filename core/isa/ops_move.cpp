@@ -147,8 +147,10 @@ void nc_transpose(NeuronCodegen& cg, const OpCall& c) {
   Engine e = engine_of(c, Engine::None, {Engine::Tensor, Engine::Vector});
   ValueId data = tile(cg, c, "data", Mem::OnChip);
   const auto& ds = lang::shape_of(cg, data);
-  if (e == Engine::None)
-    e = ds[0] <= 32 && lang::free_size(ds) <= 32 ? Engine::Vector : Engine::Tensor;
+  if (e == Engine::None) { // a PSUM dst is the Tensor engine's; else small ones the Vector's
+    const bool to_psum = lang::tensor_of(cg, c.tile("dst")).buffer == ir::Buffer::Psum;
+    e = !to_psum && ds[0] <= 32 && lang::free_size(ds) <= 32 ? Engine::Vector : Engine::Tensor;
+  }
   ValueId dst = tile(cg, c, "dst", e == Engine::Tensor ? Mem::Psum : Mem::Sbuf);
   if (e == Engine::Tensor) lang::require_memory(cg, data, "data", c.api, Mem::Sbuf);
   const int64_t limit = e == Engine::Tensor ? 128 : 32;
