@@ -9,9 +9,7 @@
 namespace nki::isa {
 
 using namespace nki::ir;
-using codegen::Bound;
 using codegen::NeuronCodegen;
-using codegen::ScopeGuard;
 using util::Json;
 using util::JsonWriter;
 
@@ -37,15 +35,6 @@ Operand written_reg(const NeuronCodegen& cg, const Json& j) {
   const Register& reg = cg.kernel().register_at(r);
   if (reg.frozen) sema::err_register_frozen(reg.name);
   return reg_operand("dst", r);
-}
-
-Bound bound_of(const NeuronCodegen& cg, const Json& j) {
-  Bound b;
-  if (j.is_object() && j.has("reg"))
-    b.reg = reg_of(cg, j["reg"]);
-  else
-    b.imm = j.is_object() ? j["imm"].integer() : j.integer();
-  return b;
 }
 
 void emit(NeuronCodegen& cg, Instruction in) {
@@ -94,67 +83,6 @@ std::string register_store(NeuronCodegen& cg, const Json& req) {
   return "null";
 }
 
-std::string loop(NeuronCodegen& cg, const Json& req) {
-  int64_t step = req.get_int("step", 1);
-  codegen::LoopRange range =
-      cg.register_loop(bound_of(cg, req["lb"]), bound_of(cg, req["ub"]), step,
-                       req.get_string("name"), req["frozen"].is_bool() && req["frozen"].boolean());
-  RegisterId iv = cg.kernel().loop_axis(range.axis).iv_register;
-  JsonWriter w;
-  w.begin_object().key("loop").value(range.loop->release());
-  w.key("alloc").value(range.alloc->release());
-  w.key("r").value(iv).key("name").value(cg.kernel().register_at(iv).name).end_object();
-  return w.take();
-}
-
-std::string while_loop(NeuronCodegen& cg, const Json& req) {
-  auto [loop, alloc] = cg.register_while(reg_of(cg, req["cond"]));
-  JsonWriter w;
-  w.begin_object().key("while").value(loop.release()).key("alloc").value(alloc.release());
-  w.end_object();
-  return w.take();
-}
-
-std::string unrolled(NeuronCodegen& cg, const Json& req) {
-  ScopeGuard g =
-      cg.unrolled_loop(req.get_string("name"), req.get_string("kind", "values"),
-                       req.get_int("lb", 0), req.get_int("ub", 0), req.get_int("step", 1));
-  const Region& r = cg.kernel().region(g.region());
-  JsonWriter w;
-  w.begin_object().key("loop").value(g.release()).key("axis").value(r.payload.axis);
-  w.end_object();
-  return w.take();
-}
-
-std::string function(NeuronCodegen& cg, const Json& req) {
-  return std::to_string(cg.function_scope(req.get_string("name")).release());
-}
-
-std::string no_reorder(NeuronCodegen& cg, const Json&) {
-  return std::to_string(cg.no_reorder().release());
-}
-
-std::string core(NeuronCodegen& cg, const Json& req) {
-  return std::to_string(cg.core_scope(req.get_int("core", 0)).release());
-}
-
-std::string iteration(NeuronCodegen& cg, const Json& req) {
-  return std::to_string(cg.iteration(req.get_int("index", 0)).release());
-}
-
-// Closes one region the surface opened; an unrolled loop gets its trip count, and a region
-// that received nothing (a loop that emitted no instruction) is dropped.
-std::string end(NeuronCodegen& cg, const Json& req) {
-  auto region = static_cast<RegionId>(req["region"].integer());
-  if (req.has("trip")) {
-    const Region& r = cg.kernel().region(region);
-    if (r.kind == RegionKind::LoopScope)
-      cg.builder.set_trip_count(r.payload.axis, req["trip"].integer());
-  }
-  cg.pop_scope(region, req["drop"].is_bool() && req["drop"].boolean());
-  return "null";
-}
-
 } // namespace
 
 std::optional<std::string> dispatch(NeuronCodegen& cg, const Json& req) {
@@ -165,14 +93,6 @@ std::optional<std::string> dispatch(NeuronCodegen& cg, const Json& req) {
   if (op == "isa_register_move") return register_move(cg, req);
   if (op == "isa_register_load") return register_load(cg, req);
   if (op == "isa_register_store") return register_store(cg, req);
-  if (op == "isa_loop") return loop(cg, req);
-  if (op == "isa_while") return while_loop(cg, req);
-  if (op == "isa_unrolled") return unrolled(cg, req);
-  if (op == "isa_iteration") return iteration(cg, req);
-  if (op == "isa_core") return core(cg, req);
-  if (op == "isa_function") return function(cg, req);
-  if (op == "isa_no_reorder") return no_reorder(cg, req);
-  if (op == "isa_end") return end(cg, req);
   throw sema::InternalError("unknown op request '" + op + "'");
 }
 

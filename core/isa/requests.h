@@ -1,8 +1,9 @@
 #pragma once
-/// The current language's requests (wasm/PROTOCOL.md, "current language"): registers, loops
-/// over registers, pre-checked while loops, the tracer's unrolled Python loops and their
-/// iterations, and the `nki.isa` instructions. lang::handle_request passes every op it does
-/// not know here first.
+/// The current language's requests (wasm/PROTOCOL.md, "current language"): registers and the
+/// `nki.isa` instructions (its regions — loops over registers, pre-checked while loops, the
+/// tracer's unrolled loops and their iterations — open through the one push / loop / pop
+/// family, core/lang/scopes.cpp). lang::handle_request passes every op it does not know here
+/// first.
 #include <optional>
 #include <string>
 

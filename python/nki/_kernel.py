@@ -118,7 +118,8 @@ def trace(func, args, kwargs, lnc=1, simulated=False):
             t.core, t.shared_next = core, 0
             region = None
             if lnc > 1:
-                region = t.open(_core.op({"op": "isa_core", "core": core}, loc=loc), "core")
+                region = t.open(_core.op({"op": "push", "kind": "ScopeRegion", "tag": "core",
+                                          "core": core}, loc=loc), "core")
             call_args = dict(bound.arguments)
             for (pname, _), st in zip(arrays, storages):
                 call_args[pname] = NkiTensor._whole(st)

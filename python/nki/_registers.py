@@ -134,7 +134,7 @@ def _open_loop(lower, upper, step, name, frozen):
     if isinstance(step, VirtualRegister) or isinstance(step, bool) or not isinstance(step, int) \
             or step <= 0:
         _core.raise_diagnostic("err_loop_step_not_static", repr(step))
-    reply = _core.op({"op": "isa_loop", "lb": _bound(lower, "loop bound"),
+    reply = _core.op({"op": "loop", "lb": _bound(lower, "loop bound"),
                       "ub": _bound(upper, "loop bound"), "step": step, "name": name,
                       "frozen": frozen})
     t.open(reply["loop"], "loop")
@@ -170,7 +170,7 @@ def while_loop(init, body_fun):
     cond = _reg(init, "while_loop")
     if not callable(body_fun):
         _rules.raise_isa_rule("while_loop", "body_fun must be a callable (r) -> VirtualRegister")
-    reply = _core.op({"op": "isa_while", "cond": cond})
+    reply = _core.op({"op": "push", "kind": "WhileScope", "cond": cond})
     t.open(reply["while"], "while")
     t.open(reply["alloc"], "alloc")
     try:
@@ -217,7 +217,7 @@ def dynamic_while(cond, loc):
     _core.warn("`while reg:` is deprecated in NKI 0.6.0 and works only with the parser front "
                "end; use nl.while_loop(init, body_fun)", DeprecationWarning,
                "dynamic-range-deprecated", loc)
-    reply = _core.op({"op": "isa_while", "cond": cond._id()}, loc=loc)
+    reply = _core.op({"op": "push", "kind": "WhileScope", "cond": cond._id()}, loc=loc)
     t.open(reply["while"], "while")
     t.open(reply["alloc"], "alloc")
     return t, reply

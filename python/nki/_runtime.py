@@ -19,7 +19,7 @@ def _range_of(it):
 
 
 def _unrolled(t, name, kind, bounds, loc):
-    req = {"op": "isa_unrolled", "name": name, "kind": kind}
+    req = {"op": "loop", "name": name, "unrolled": kind}
     if bounds is not None:
         req["lb"], req["ub"], req["step"] = bounds
     reply = _core.op(req, loc=loc)
@@ -27,7 +27,8 @@ def _unrolled(t, name, kind, bounds, loc):
 
 
 def _iteration(t, k, loc):
-    return t.open(_core.op({"op": "isa_iteration", "index": k}, loc=loc), "iteration")
+    return t.open(_core.op({"op": "push", "kind": "ScopeRegion", "tag": "iteration",
+                            "index": k}, loc=loc), "iteration")
 
 
 class _While:
@@ -125,7 +126,8 @@ class Runtime:
         if t is None or not is_user_function(target):
             return f(*args, **kwargs)
         loc = _loc.caller()
-        region = t.open(_core.op({"op": "isa_function", "name": target.__name__}, loc=loc),
+        region = t.open(_core.op({"op": "push", "kind": "FunctionScope",
+                                  "name": target.__name__}, loc=loc),
                         "function")
         try:
             result = call_traced(f, args, kwargs)

@@ -52,7 +52,7 @@ class Trace:
             return
         while self.regions:
             r, _kind = self.regions.pop()
-            req = {"op": "isa_end", "region": r}
+            req = {"op": "pop", "region": r}
             if r == region:
                 if trip is not None:
                     req["trip"] = trip

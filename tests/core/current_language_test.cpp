@@ -7,8 +7,8 @@
 #include <iterator>
 
 #include "current_support.h"
-#include "sema/sema.h"
 #include "printer/kernel_json.h"
+#include "sema/sema.h"
 #include "trace_fixture.h"
 
 using namespace nki;
@@ -145,7 +145,7 @@ TEST_F(TraceTest, registers_print_as_operands_and_loops_over_registers_print_the
   int ub = static_cast<int>(r["r"].integer());
   t.req(R"({"op":"isa_register_load","dst":)" + std::to_string(ub) + R"(,"src":)" +
         t.sv_whole(nsb) + "}");
-  auto loop = t.req(R"({"op":"isa_loop","lb":{"imm":0},"ub":{"reg":)" + std::to_string(ub) +
+  auto loop = t.req(R"({"op":"loop","lb":{"imm":0},"ub":{"reg":)" + std::to_string(ub) +
                         R"(},"step":1,"name":"i"})",
                     9);
   int iv = static_cast<int>(loop["r"].integer());
@@ -155,8 +155,8 @@ TEST_F(TraceTest, registers_print_as_operands_and_loops_over_registers_print_the
         {{"dst", t.sv_whole(tile)}, {"src", CurrentKernel::sv(a, "[[512,1],[1,512]]", 0, dyn)}});
   t.isa("dma_copy",
         {{"dst", CurrentKernel::sv(out, "[[512,1],[1,512]]", 0, dyn)}, {"src", t.sv_whole(tile)}});
-  t.req(R"({"op":"isa_end","region":)" + std::to_string(loop["alloc"].integer()) + "}");
-  t.req(R"({"op":"isa_end","region":)" + std::to_string(loop["loop"].integer()) + "}");
+  t.req(R"({"op":"pop","region":)" + std::to_string(loop["alloc"].integer()) + "}");
+  t.req(R"({"op":"pop","region":)" + std::to_string(loop["loop"].integer()) + "}");
   auto k = t.finish({out});
   std::string txt = text_of(k);
   EXPECT_TRUE(has_line(txt, "register_alloc %ub")) << txt;
@@ -169,7 +169,7 @@ TEST_F(TraceTest, registers_print_as_operands_and_loops_over_registers_print_the
 TEST_F(TraceTest, writing_a_frozen_induction_register_is_refused) {
   CurrentKernel t;
   t.open();
-  auto loop = t.req(R"({"op":"isa_loop","lb":{"imm":0},"ub":{"imm":4},"name":"i","frozen":true})");
+  auto loop = t.req(R"({"op":"loop","lb":{"imm":0},"ub":{"imm":4},"name":"i","frozen":true})");
   try {
     t.req(R"({"op":"isa_register_move","dst":)" + std::to_string(loop["r"].integer()) +
           R"(,"imm":3})");
@@ -178,8 +178,8 @@ TEST_F(TraceTest, writing_a_frozen_induction_register_is_refused) {
     EXPECT_EQ(e.kind(), "AssertionError");
     EXPECT_EQ(e.code(), "register-frozen");
   }
-  t.req(R"({"op":"isa_end","region":)" + std::to_string(loop["alloc"].integer()) + "}");
-  t.req(R"({"op":"isa_end","region":)" + std::to_string(loop["loop"].integer()) + "}");
+  t.req(R"({"op":"pop","region":)" + std::to_string(loop["alloc"].integer()) + "}");
+  t.req(R"({"op":"pop","region":)" + std::to_string(loop["loop"].integer()) + "}");
   t.finish({});
 }
 
@@ -187,18 +187,20 @@ TEST_F(TraceTest, unrolled_loops_show_their_trip_count_and_each_iteration) {
   CurrentKernel t;
   t.open();
   int s = t.ndarray("s", "[128,64]", "float32", "sbuf");
-  auto loop = t.req(R"({"op":"isa_unrolled","name":"i","kind":"range","lb":0,"ub":3,"step":1})", 5);
+  auto loop = t.req(R"({"op":"loop","name":"i","unrolled":"range","lb":0,"ub":3,"step":1})", 5);
   for (int i = 0; i < 3; ++i) {
-    int it = static_cast<int>(
-        t.req(R"({"op":"isa_iteration","index":)" + std::to_string(i) + "}").integer());
+    int it =
+        static_cast<int>(t.req(R"({"op":"push","kind":"ScopeRegion","tag":"iteration","index":)" +
+                               std::to_string(i) + "}")
+                             .integer());
     t.isa("memset", {{"dst", CurrentKernel::sv(s, "[[64,128],[1,8]]", 8 * i)},
                      {"value", CurrentKernel::scalar(i)}});
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(it) + "}");
+    t.req(R"({"op":"pop","region":)" + std::to_string(it) + "}");
   }
-  t.req(R"({"op":"isa_end","region":)" + std::to_string(loop["loop"].integer()) + R"(,"trip":3})");
+  t.req(R"({"op":"pop","region":)" + std::to_string(loop["loop"].integer()) + R"(,"trip":3})");
   // an unrolled `while` over Python values that emitted nothing is dropped
-  auto empty = t.req(R"({"op":"isa_unrolled","kind":"while"})");
-  t.req(R"({"op":"isa_end","region":)" + std::to_string(empty["loop"].integer()) +
+  auto empty = t.req(R"({"op":"loop","unrolled":"while"})");
+  t.req(R"({"op":"pop","region":)" + std::to_string(empty["loop"].integer()) +
         R"(,"trip":0,"drop":true})");
   auto k = t.finish({});
   std::string txt = text_of(k);
@@ -219,42 +221,51 @@ TEST_F(TraceTest, the_json_form_reads_back_to_the_same_text) {
   t.open();
   int out = t.ndarray("out", "[4,512]", "float32", "shared_hbm");
   for (int core = 0; core < 2; ++core) {
-    int body = static_cast<int>(t.req(R"({"op":"isa_core","core":)" + std::to_string(core) + "}").integer());
+    int body = static_cast<int>(t.req(R"({"op":"push","kind":"ScopeRegion","tag":"core","core":)" +
+                                      std::to_string(core) + "}")
+                                    .integer());
     int nsb = t.ndarray("n_sb", "[1,1]", "int32", "sbuf");
     t.isa("dma_copy", {{"dst", t.sv_whole(nsb)}, {"src", t.sv_whole(n)}});
-    std::string c = std::to_string(t.req(R"({"op":"isa_register_alloc","name":"c","src":)" + t.sv_whole(nsb) + "}")["r"].integer());
-    auto w = t.req(R"({"op":"isa_while","cond":)" + c + "}");
-    auto u = t.req(R"({"op":"isa_unrolled","name":"j","kind":"values"})");
-    auto it = t.req(R"({"op":"isa_iteration","index":0})");
+    std::string c = std::to_string(
+        t.req(R"({"op":"isa_register_alloc","name":"c","src":)" + t.sv_whole(nsb) + "}")["r"]
+            .integer());
+    auto w = t.req(R"({"op":"push","kind":"WhileScope","cond":)" + c + "}");
+    auto u = t.req(R"({"op":"loop","name":"j","unrolled":"values"})");
+    auto it = t.req(R"({"op":"push","kind":"ScopeRegion","tag":"iteration","index":0})");
     int row = t.ndarray("row", "[1,512]", "float32", "sbuf");
-    t.isa("dma_copy", {{"dst", t.sv_whole(row)},
-                       {"src", CurrentKernel::sv(a, "[[512,1],[1,512]]", 0,
-                                                 R"("ind":{"v":)" + t.sv_whole(nsb) + R"(,"scale":1024})")}},
+    t.isa("dma_copy",
+          {{"dst", t.sv_whole(row)},
+           {"src", CurrentKernel::sv(a, "[[512,1],[1,512]]", 0,
+                                     R"("ind":{"v":)" + t.sv_whole(nsb) + R"(,"scale":1024})")}},
           R"({"dge_mode":"swdge","name":"gather"})");
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(it.integer()) + "}");
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(u["loop"].integer()) + R"(,"trip":1})");
+    t.req(R"({"op":"pop","region":)" + std::to_string(it.integer()) + "}");
+    t.req(R"({"op":"pop","region":)" + std::to_string(u["loop"].integer()) + R"(,"trip":1})");
     t.req(R"({"op":"isa_register_move","dst":)" + c + R"(,"imm":0})");
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(w["alloc"].integer()) + "}");
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(w["while"].integer()) + "}");
-    auto f = t.req(R"({"op":"isa_loop","lb":{"imm":0},"ub":{"reg":)" + c + R"(},"step":2,"name":"i","frozen":true})");
+    t.req(R"({"op":"pop","region":)" + std::to_string(w["alloc"].integer()) + "}");
+    t.req(R"({"op":"pop","region":)" + std::to_string(w["while"].integer()) + "}");
+    auto f = t.req(R"({"op":"loop","lb":{"imm":0},"ub":{"reg":)" + c +
+                   R"(},"step":2,"name":"i","frozen":true})");
     std::string iv = std::to_string(f["r"].integer());
-    auto r = t.req(R"({"op":"isa_unrolled","name":"k","kind":"range","lb":0,"ub":2,"step":1})");
+    auto r = t.req(R"({"op":"loop","name":"k","unrolled":"range","lb":0,"ub":2,"step":1})");
     for (int k = 0; k < 2; ++k) {
-      auto itk = t.req(R"({"op":"isa_iteration","index":)" + std::to_string(k) + "}");
+      auto itk = t.req(R"({"op":"push","kind":"ScopeRegion","tag":"iteration","index":)" +
+                       std::to_string(k) + "}");
       int s = t.ndarray("s", "[2,4,64]", "float32", "sbuf");
       t.isa("dma_copy", {{"dst", CurrentKernel::sv(s, "[[256,1],[1,256]]")},
-                         {"src", CurrentKernel::sv(a, "[[512,1],[1,256]]", 256 * k, R"("dyn":[[)" + iv + ",512]]")}});
+                         {"src", CurrentKernel::sv(a, "[[512,1],[1,256]]", 256 * k,
+                                                   R"("dyn":[[)" + iv + ",512]]")}});
       int h = t.ndarray("h", "[2,512]", "bfloat16", "sbuf");
-      t.isa("tensor_copy", {{"dst", CurrentKernel::sv(h, "[[512,2],[1,512]]")},
-                            {"src", CurrentKernel::sv(s, "[[512,2],[1,512]]", 0, R"("dtype":"bfloat16")")}});
-      t.req(R"({"op":"isa_end","region":)" + std::to_string(itk.integer()) + "}");
+      t.isa("tensor_copy",
+            {{"dst", CurrentKernel::sv(h, "[[512,2],[1,512]]")},
+             {"src", CurrentKernel::sv(s, "[[512,2],[1,512]]", 0, R"("dtype":"bfloat16")")}});
+      t.req(R"({"op":"pop","region":)" + std::to_string(itk.integer()) + "}");
     }
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(r["loop"].integer()) + R"(,"trip":2})");
+    t.req(R"({"op":"pop","region":)" + std::to_string(r["loop"].integer()) + R"(,"trip":2})");
     int reg_out = t.ndarray("i_out", "[1,1]", "int32", "sbuf");
     t.req(R"({"op":"isa_register_store","dst":)" + t.sv_whole(reg_out) + R"(,"src":)" + iv + "}");
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(f["alloc"].integer()) + "}");
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(f["loop"].integer()) + "}");
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(body) + "}");
+    t.req(R"({"op":"pop","region":)" + std::to_string(f["alloc"].integer()) + "}");
+    t.req(R"({"op":"pop","region":)" + std::to_string(f["loop"].integer()) + "}");
+    t.req(R"({"op":"pop","region":)" + std::to_string(body) + "}");
   }
   auto k = t.finish({out});
   std::string json = printer::to_json(*k);
@@ -269,10 +280,12 @@ TEST_F(TraceTest, the_json_form_reads_back_to_the_same_text) {
   EXPECT_EQ(printer::to_text(*back), text_of(k));
   EXPECT_EQ(printer::to_json(*back), json);
   std::string txt = text_of(k);
-  for (const char* line : {"ScopeRegion core 1 {", "register_alloc %c, %n_sb", "WhileScope while %c != 0 {",
-                           "LoopScope unrolled %j trip 1 {", "ScopeRegion iteration #0 {",
-                           "%a[2*%n_sb[0, 0] + p, f] {dge_mode = swdge, name = gather}",
-                           "LoopScope dynamic %i in [0, %c) step 2 {", "LoopScope unrolled %k in [0, 2) trip 2 {",
-                           "register_move %c, 0\n", "%s.1_flat[0, f], %a[%i + p, f + 256]", "%h, %s_as_bf16_flat", "register_store %i_out, %i"})
+  for (const char* line :
+       {"ScopeRegion core 1 {", "register_alloc %c, %n_sb", "WhileScope while %c != 0 {",
+        "LoopScope unrolled %j trip 1 {", "ScopeRegion iteration #0 {",
+        "%a[2*%n_sb[0, 0] + p, f] {dge_mode = swdge, name = gather}",
+        "LoopScope dynamic %i in [0, %c) step 2 {", "LoopScope unrolled %k in [0, 2) trip 2 {",
+        "register_move %c, 0\n", "%s.1_flat[0, f], %a[%i + p, f + 256]", "%h, %s_as_bf16_flat",
+        "register_store %i_out, %i"})
     EXPECT_TRUE(has_line(txt, line)) << line << "\n" << txt;
 }

@@ -12,7 +12,7 @@ using curtest::CurrentKernel;
 namespace {
 
 std::string end(const util::Json& reply, const char* key) {
-  return R"({"op":"isa_end","region":)" + std::to_string(reply[key].integer()) + "}";
+  return R"({"op":"pop","region":)" + std::to_string(reply[key].integer()) + "}";
 }
 
 } // namespace
@@ -27,7 +27,7 @@ TEST_F(TraceTest, sim_fori_loop_copies_the_rows_its_register_bound_reads) {
   int ub = static_cast<int>(t.req(R"({"op":"isa_register_alloc","name":"ub"})")["r"].integer());
   t.req(R"({"op":"isa_register_load","dst":)" + std::to_string(ub) + R"(,"src":)" +
         t.sv_whole(nsb) + "}");
-  auto loop = t.req(R"({"op":"isa_loop","lb":{"imm":0},"ub":{"reg":)" + std::to_string(ub) +
+  auto loop = t.req(R"({"op":"loop","lb":{"imm":0},"ub":{"reg":)" + std::to_string(ub) +
                     R"(},"name":"i"})");
   std::string dyn = R"("dyn":[[)" + std::to_string(loop["r"].integer()) + ",8]]";
   int row = t.ndarray("row", "[1,8]", "float32", "sbuf");
@@ -66,7 +66,7 @@ TEST_F(TraceTest, sim_while_loop_checks_its_register_before_every_iteration) {
   std::string load = R"({"op":"isa_register_load","dst":)" + std::to_string(c) + R"(,"src":)" +
                      t.sv_whole(cnt) + "}";
   t.req(load);
-  auto w = t.req(R"({"op":"isa_while","cond":)" + std::to_string(c) + "}");
+  auto w = t.req(R"({"op":"push","kind":"WhileScope","cond":)" + std::to_string(c) + "}");
   t.isa("tensor_scalar",
         {{"dst", t.sv_whole(acc_sb)},
          {"data", t.sv_whole(acc_sb)},
@@ -92,9 +92,10 @@ TEST_F(TraceTest, sim_unrolled_iterations_run_in_order_and_inputs_update_in_plac
   t.open();
   int s = t.ndarray("s", "[1,4]", "float32", "sbuf");
   t.isa("dma_copy", {{"dst", t.sv_whole(s)}, {"src", t.sv_whole(a)}});
-  auto loop = t.req(R"({"op":"isa_unrolled","name":"i","kind":"range","lb":0,"ub":3})");
+  auto loop = t.req(R"({"op":"loop","name":"i","unrolled":"range","lb":0,"ub":3})");
   for (int i = 0; i < 3; ++i) {
-    auto it = t.req(R"({"op":"isa_iteration","index":)" + std::to_string(i) + "}");
+    auto it = t.req(R"({"op":"push","kind":"ScopeRegion","tag":"iteration","index":)" +
+                    std::to_string(i) + "}");
     // s = s * 2 + i: order matters
     t.isa("tensor_scalar",
           {{"dst", t.sv_whole(s)},
@@ -102,9 +103,9 @@ TEST_F(TraceTest, sim_unrolled_iterations_run_in_order_and_inputs_update_in_plac
            {"operand0", CurrentKernel::scalar(2)},
            {"operand1", CurrentKernel::scalar(i)}},
           R"({"op0":"multiply","op1":"add"})");
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(it.integer()) + "}");
+    t.req(R"({"op":"pop","region":)" + std::to_string(it.integer()) + "}");
   }
-  t.req(R"({"op":"isa_end","region":)" + std::to_string(loop["loop"].integer()) + R"(,"trip":3})");
+  t.req(R"({"op":"pop","region":)" + std::to_string(loop["loop"].integer()) + R"(,"trip":3})");
   t.isa("dma_copy", {{"dst", t.sv_whole(a)}, {"src", t.sv_whole(s)}}); // writes the input
   auto k = t.finish({});
   std::vector<std::vector<float>> after;
@@ -119,8 +120,10 @@ TEST_F(TraceTest, sim_lnc2_runs_each_cores_body_over_shared_hbm) {
   t.open();
   int out = t.ndarray("out", "[2,4]", "float32", "shared_hbm");
   for (int core = 0; core < 2; ++core) {
-    int region = static_cast<int>(
-        t.req(R"({"op":"isa_core","core":)" + std::to_string(core) + "}").integer());
+    int region =
+        static_cast<int>(t.req(R"({"op":"push","kind":"ScopeRegion","tag":"core","core":)" +
+                               std::to_string(core) + "}")
+                             .integer());
     int s = t.ndarray("s", "[1,4]", "float32", "sbuf");
     t.isa("dma_copy",
           {{"dst", t.sv_whole(s)}, {"src", CurrentKernel::sv(a, "[[4,1],[1,4]]", 4 * core)}});
@@ -131,7 +134,7 @@ TEST_F(TraceTest, sim_lnc2_runs_each_cores_body_over_shared_hbm) {
           R"({"op0":"add"})");
     t.isa("dma_copy",
           {{"dst", CurrentKernel::sv(out, "[[4,1],[1,4]]", 4 * core)}, {"src", t.sv_whole(s)}});
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(region) + "}");
+    t.req(R"({"op":"pop","region":)" + std::to_string(region) + "}");
   }
   auto k = t.finish({out});
   EXPECT_NE(printer::to_text(*k).find("ScopeRegion core 1 {"), std::string::npos);
@@ -219,17 +222,17 @@ TEST_F(TraceTest, sim_capacity_counts_the_tiles_live_at_once_not_every_unrolled_
     t.open();
     int out = t.ndarray("out", "[128,16384]", "float32", "shared_hbm");
     std::vector<int> tiles;
-    auto loop = t.req(R"({"op":"isa_unrolled","name":"i","kind":"range","lb":0,"ub":5})");
+    auto loop = t.req(R"({"op":"loop","name":"i","unrolled":"range","lb":0,"ub":5})");
     for (int i = 0; i < 5; ++i) {
-      auto it = t.req(R"({"op":"isa_iteration","index":)" + std::to_string(i) + "}");
+      auto it = t.req(R"({"op":"push","kind":"ScopeRegion","tag":"iteration","index":)" +
+                      std::to_string(i) + "}");
       int s = t.ndarray("s", "[128,16384]", "float32", "sbuf", 20 + i); // 64 KiB per partition
       t.isa("dma_copy", {{"dst", t.sv_whole(s)}, {"src", t.sv_whole(a)}});
       if (!keep_all) t.isa("dma_copy", {{"dst", t.sv_whole(out)}, {"src", t.sv_whole(s)}});
       tiles.push_back(s);
-      t.req(R"({"op":"isa_end","region":)" + std::to_string(it.integer()) + "}");
+      t.req(R"({"op":"pop","region":)" + std::to_string(it.integer()) + "}");
     }
-    t.req(R"({"op":"isa_end","region":)" + std::to_string(loop["loop"].integer()) +
-          R"(,"trip":5})");
+    t.req(R"({"op":"pop","region":)" + std::to_string(loop["loop"].integer()) + R"(,"trip":5})");
     if (keep_all) // a Python list of tiles, all read after the loop
       for (int s : tiles) t.isa("dma_copy", {{"dst", t.sv_whole(out)}, {"src", t.sv_whole(s)}});
     return t.finish({out});

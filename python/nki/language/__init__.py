@@ -116,7 +116,7 @@ class no_reorder:
     def __enter__(self):
         t = _trace.need("nki.language.no_reorder")
         self._t = t
-        self._region = t.open(_core.op({"op": "isa_no_reorder"}), "no_reorder")
+        self._region = t.open(_core.op({"op": "push", "kind": "ScopeRegion", "tag": "no_reorder"}), "no_reorder")
         t.no_reorder += 1
         return None
 
