@@ -141,6 +141,10 @@ export function toFloat32(bytes, dtype, n) {
       return lookup(new Uint8Array(buf, 0, n), fp8Table(4, 3));
     case "float8_e5m2":
       return lookup(new Uint8Array(buf, 0, n), fp8Table(5, 2));
+    case "float8_e4m3fn":
+      return lookup(new Uint8Array(buf, 0, n), fp8Table(4, 3, true));
+    case "float8_e8m0fnu":
+      return lookup(new Uint8Array(buf, 0, n), e8m0Table());
     case "int8":
       return Float32Array.from(new Int8Array(buf, 0, n));
     case "uint8":
@@ -190,33 +194,52 @@ function halfToFloat(h) {
 const fp8Tables = new Map();
 
 /**
- * The float32 bits of the 256 codes of an IEEE-style 8-bit float (float8_e4m3, float8_e5m2),
- * as ml_dtypes decodes them: a NaN is the quiet NaN of its sign. A display copy of
- * python/nki_playground/dtype_values.py, pinned to it by tests/python/float_formats.test.js.
+ * The float32 bits of the 256 codes of an 8-bit float, as ml_dtypes decodes them: IEEE-style
+ * (float8_e4m3, float8_e5m2), or with `fn` the OCP "fn" kind of the current language's
+ * float8_e4m3fn (no infinities; only S.1111.111 is NaN). A NaN is the quiet NaN of its sign. A
+ * display copy of python/nki_playground/dtype_values.py, pinned to it by
+ * tests/python/float_formats.test.js and tests/runtime/dtype-values.test.js.
  */
-function fp8Table(expBits, manBits) {
-  const key = `${expBits}.${manBits}`;
+function fp8Table(expBits, manBits, fn = false) {
+  const key = `${expBits}.${manBits}.${fn}`;
   let table = fp8Tables.get(key);
   if (table) return table;
   table = new Uint32Array(256);
   const value = new Float32Array(1);
   const valueBits = new Uint32Array(value.buffer);
   const bias = (1 << (expBits - 1)) - 1;
+  const top = (1 << expBits) - 1;
+  const allMan = (1 << manBits) - 1;
   for (let code = 0; code < 256; code++) {
     const negative = (code >> (expBits + manBits)) & 1;
-    const e = (code >> manBits) & ((1 << expBits) - 1);
-    const m = code & ((1 << manBits) - 1);
-    if (e === (1 << expBits) - 1 && m) {
+    const e = (code >> manBits) & top;
+    const m = code & allMan;
+    if (e === top && (fn ? m === allMan : m !== 0)) {
       table[code] = negative ? 0xffc00000 : 0x7fc00000;
       continue;
     }
     const sign = negative ? -1 : 1;
-    if (e === (1 << expBits) - 1) value[0] = sign * Infinity;
+    if (e === top && !fn) value[0] = sign * Infinity;
     else if (e === 0) value[0] = sign * m * 2 ** (1 - bias - manBits);
     else value[0] = sign * ((1 << manBits) + m) * 2 ** (e - bias - manBits);
     table[code] = valueBits[0];
   }
   fp8Tables.set(key, table);
+  return table;
+}
+
+/** float8_e8m0fnu's float32 bits: exponent only, 2 ** (code - 127); 0xff is NaN. */
+function e8m0Table() {
+  let table = fp8Tables.get("e8m0");
+  if (table) return table;
+  table = new Uint32Array(256);
+  const value = new Float32Array(1);
+  const valueBits = new Uint32Array(value.buffer);
+  for (let code = 0; code < 256; code++) {
+    value[0] = code === 255 ? NaN : 2 ** (code - 127);
+    table[code] = code === 255 ? 0x7fc00000 : valueBits[0];
+  }
+  fp8Tables.set("e8m0", table);
   return table;
 }
 

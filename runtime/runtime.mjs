@@ -14,7 +14,7 @@ export { transferables } from "./results.mjs";
 export const PYTHON_ROOT = "/nki/python";
 
 /** The Python front ends a boot imports (python/). */
-export const FRONT_ENDS = ["neuronxcc.nki"];
+export const FRONT_ENDS = ["neuronxcc.nki", "nki"];
 
 /**
  * Boots Pyodide and the core in parallel, installs the Python package and imports the runner.

@@ -31,6 +31,13 @@ void ScopeGuard::close() {
 
 NeuronCodegen::NeuronCodegen(const TraceOptions& opts)
     : kernel_(std::make_unique<ir::Kernel>()), builder(*kernel_), opts_(opts) {
+  if (!opts.language.empty()) {
+    // The current language launches one instance per logical NeuronCore.
+    opts_.grid = opts.lnc > 1 ? std::vector<int64_t>{opts.lnc} : std::vector<int64_t>{};
+    builder.set_kernel_info(opts.kernel_name, opts_.grid, opts.loc);
+    builder.set_language(opts.language, opts.lnc);
+    return;
+  }
   builder.set_kernel_info(opts.kernel_name, opts.grid, opts.loc);
 }
 
@@ -154,6 +161,59 @@ LoopRange NeuronCodegen::dynamic_range(ir::AccessPattern trip_count, const std::
   return out;
 }
 
+LoopRange NeuronCodegen::register_loop(Bound lb, Bound ub, int64_t step, const std::string& iv_name,
+                                       bool frozen) {
+  ir::LoopAxis axis;
+  axis.tag = ir::LoopAxis::Tag::DynamicAxis;
+  axis.axis_type = ir::AxisType::Sequential;
+  axis.iv_register = builder.create_register(iv_name.empty() ? "i" : iv_name, frozen);
+  axis.name = kernel_->register_at(axis.iv_register).name;
+  axis.lb = lb.imm;
+  axis.lb_register = lb.reg;
+  axis.ub = ub.imm;
+  axis.ub_register = ub.reg;
+  axis.stride = step;
+  LoopRange out;
+  out.axis = builder.create_loop_axis(std::move(axis));
+  out.loop.emplace(loop_scope(out.axis));
+  out.alloc.emplace(allocation_scope());
+  return out;
+}
+
+std::pair<ScopeGuard, ScopeGuard> NeuronCodegen::register_while(ir::RegisterId cond) {
+  ir::RegionPayload p;
+  p.while_register = cond;
+  ScopeGuard w = new_scope(RegionKind::WhileScope, std::move(p));
+  return {std::move(w), allocation_scope()};
+}
+
+ScopeGuard NeuronCodegen::unrolled_loop(const std::string& iv_name, const std::string& kind,
+                                        int64_t lb, int64_t ub, int64_t step) {
+  ir::LoopAxis axis;
+  axis.tag = ir::LoopAxis::Tag::UnrolledAxis;
+  axis.name = iv_name.empty() ? "" : builder.unique_name(iv_name);
+  axis.unrolled_range = kind == "range";
+  axis.unrolled_while = kind == "while";
+  axis.lb = lb;
+  axis.ub = ub;
+  axis.stride = step;
+  return loop_scope(builder.create_loop_axis(std::move(axis)));
+}
+
+ScopeGuard NeuronCodegen::iteration(int64_t k) {
+  ir::RegionPayload p;
+  p.tag = "iteration";
+  p.iteration = k;
+  return new_scope(RegionKind::ScopeRegion, std::move(p));
+}
+
+ScopeGuard NeuronCodegen::core_scope(int64_t core) {
+  ir::RegionPayload p;
+  p.tag = "core";
+  p.core = core;
+  return new_scope(RegionKind::ScopeRegion, std::move(p));
+}
+
 void NeuronCodegen::enter_trace_scope(trace::TraceScopeKind kind, std::string name_and_loc,
                                       std::string stack_frame) {
   auto s = std::make_shared<trace::TraceScope>();
@@ -188,6 +248,18 @@ void NeuronCodegen::enter_stmt(std::string name_and_loc) {
   s->index = stmt_count_++;
   builder.set_stmt(s->index);
   trace_scope_ = std::move(s);
+}
+
+ir::TensorId NeuronCodegen::view_alias(ir::TensorId base, const std::vector<int64_t>& shape,
+                                       ir::DType dtype, const std::string& suffix) {
+  auto key = std::make_tuple(base, shape, dtype);
+  auto it = view_aliases_.find(key);
+  if (it != view_aliases_.end()) return it->second;
+  const ir::Tensor& b = kernel_->tensor(base);
+  if (b.shape == shape && b.dtype == dtype) return base;
+  ir::TensorId t = builder.create_alias(base, b.name + suffix, shape, dtype);
+  view_aliases_.emplace(key, t);
+  return t;
 }
 
 int NeuronCodegen::add_value(ir::AccessPattern ap) {
@@ -225,6 +297,9 @@ std::pair<int64_t, int64_t> NeuronCodegen::range_of(const ir::AffineExpr& e,
     case ir::VarKind::LoopIvMod:
       vmax = v.mod - 1; // the iv is never negative
       break;
+    case ir::VarKind::Register:
+      break; // a run-time value: the simulator checks the access
+
     case ir::VarKind::LoopIv: {
       const auto& a = kernel_->loop_axis(v.id);
       if (a.tag == ir::LoopAxis::Tag::DynamicAxis) {

@@ -1,9 +1,11 @@
 #pragma once
 /// NeuronCodegen: the active codegen context of one kernel trace. It owns the IR builder and
 /// the scope stack (`cur_scope`), and the region emitters, all built on one push/pop pair.
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ir/ir.h"
@@ -54,6 +56,16 @@ struct TraceOptions {
   std::string kernel_name;
   std::vector<int64_t> grid; ///< SPMD launch grid; empty for a plain call
   ir::SourceLoc loc;         ///< the kernel's `def`
+  /// The current language (`import nki`): "nki 0.6.0"; empty for Beta 1.
+  std::string language;
+  int64_t lnc = 1;             ///< current language: the LNC degree of `kernel[lnc]`
+  std::string target = "trn3"; ///< current language: NEURON_PLATFORM_TARGET_OVERRIDE
+};
+
+/// A loop bound of the current language: an immediate or a register.
+struct Bound {
+  int64_t imm = 0;
+  ir::RegisterId reg = ir::kNone;
 };
 
 class NeuronCodegen {
@@ -106,6 +118,26 @@ public:
   /// A loop whose trip count is read at run time from a (1,1) tile (DynamicAxis).
   LoopRange dynamic_range(ir::AccessPattern trip_count, const std::string& iv_name = "");
 
+  // --- the current language's control flow ---------------------------------------------------
+  /// `nl.fori_loop` / `nl.dynamic_range`: a hardware loop over [lb, ub) step `step` (a
+  /// DynamicAxis over registers) with a fresh induction register (`frozen`: dynamic_range's,
+  /// which must not be written). Opens the LoopScope and its AllocationScope; `iv` is unset,
+  /// the induction register is the axis' iv_register.
+  LoopRange register_loop(Bound lb, Bound ub, int64_t step, const std::string& iv_name,
+                          bool frozen);
+  /// `nl.while_loop` / `while reg:`: a pre-checked WhileScope on `cond` and its
+  /// AllocationScope (first: the WhileScope, second: the AllocationScope).
+  std::pair<ScopeGuard, ScopeGuard> register_while(ir::RegisterId cond);
+  /// A Python loop the tracer runs: a LoopScope over an UnrolledAxis (`kind`: "range",
+  /// "values" or "while"); its iterations are opened with iteration().
+  ScopeGuard unrolled_loop(const std::string& iv_name, const std::string& kind, int64_t lb,
+                           int64_t ub, int64_t step);
+  /// One iteration (index `k`) of the innermost unrolled loop: a ScopeRegion "iteration".
+  ScopeGuard iteration(int64_t k);
+  /// The body logical core `core` runs (ScopeRegion "core"): an LNC2 kernel is traced once per
+  /// core, `nl.program_id(0)` a Python int in each.
+  ScopeGuard core_scope(int64_t core);
+
   // --- trace side (abstract interpretation) --------------------------------------------------
   void enter_trace_scope(trace::TraceScopeKind kind, std::string name_and_loc,
                          std::string stack_frame);
@@ -114,6 +146,12 @@ public:
   void enter_stmt(std::string name_and_loc);
   const trace::TraceScope* trace_scope() const { return trace_scope_.get(); }
   int stmt_count() const { return stmt_count_; }
+
+  /// An alias of `base`'s storage in another shape or dtype (the current language's views
+  /// that the IR addresses through a flattened or reinterpreted frame), made once per
+  /// (base, shape, dtype) and named `<base><suffix>`.
+  ir::TensorId view_alias(ir::TensorId base, const std::vector<int64_t>& shape, ir::DType dtype,
+                          const std::string& suffix);
 
   // --- trace-time values held by the surface (ids into this table) --------------------------
   int add_value(ir::AccessPattern ap);
@@ -142,6 +180,7 @@ private:
   int stmt_count_ = 0;
   std::vector<ir::AccessPattern> values_;
   std::vector<PendingWarning> warnings_;
+  std::map<std::tuple<ir::TensorId, std::vector<int64_t>, ir::DType>, ir::TensorId> view_aliases_;
 };
 
 } // namespace nki::codegen

@@ -14,7 +14,9 @@ namespace nki::ir {
 ///  - TileAxis: position along axis `id` of the tile produced by the access (0 = partition).
 ///  - LoopIvMod: `(iv + off) % mod` of loop axis `id` (double buffers: `buf[i % 2]`).
 ///  - LoopIvDiv: `(iv + off) // mod` (floor division; `mod` holds the divisor).
-enum class VarKind : uint8_t { LoopIv, ProgramId, TileAxis, LoopIvMod, LoopIvDiv };
+///  - Register: the run-time value of register `id` (Kernel::registers(); the current
+///    language's dynamic offsets: `t.ap(..., scalar_offset=reg)`, `nl.ds(reg, n)`).
+enum class VarKind : uint8_t { LoopIv, ProgramId, TileAxis, LoopIvMod, LoopIvDiv, Register };
 
 struct Var {
   VarKind kind;

@@ -39,6 +39,42 @@ void IRBuilder::set_kernel_info(std::string name, std::vector<int64_t> grid, Sou
   k_.loc_ = std::move(loc);
 }
 
+void IRBuilder::set_language(std::string language, int64_t lnc) {
+  k_.language_ = std::move(language);
+  k_.lnc_ = lnc;
+}
+
+TensorId IRBuilder::create_alias(TensorId base, std::string name, std::vector<int64_t> shape,
+                                 DType dtype) {
+  const Tensor& b = k_.tensors_.at(base);
+  Tensor t;
+  t.name = unique_name(name);
+  t.shape = std::move(shape);
+  t.dtype = dtype;
+  t.buffer = b.buffer;
+  t.role = b.role;
+  t.loc = b.loc;
+  t.region = b.region;
+  t.alias_of = b.alias_of != kNone ? b.alias_of : base;
+  t.id = static_cast<TensorId>(k_.tensors_.size());
+  k_.tensors_.push_back(std::move(t));
+  return k_.tensors_.back().id;
+}
+
+RegisterId IRBuilder::create_register(std::string name, bool frozen) {
+  Register r;
+  r.id = static_cast<RegisterId>(k_.registers_.size());
+  r.name = unique_name(name.empty() ? "r" : name);
+  r.frozen = frozen;
+  r.loc = loc_;
+  k_.registers_.push_back(std::move(r));
+  return k_.registers_.back().id;
+}
+
+void IRBuilder::set_trip_count(LoopAxisId axis, int64_t trip) {
+  k_.axes_.at(axis).trip_count = trip;
+}
+
 RegionId IRBuilder::create_region(RegionKind kind, RegionPayload payload) {
   Region r;
   r.id = static_cast<RegionId>(k_.regions_.size());
@@ -75,12 +111,24 @@ std::string IRBuilder::unique_name(const std::string& hint) {
   return name;
 }
 
+RegionId IRBuilder::allocation_home(RegionId r) const {
+  while (r != kNone) {
+    const Region& g = k_.regions_[r];
+    bool transparent = g.kind == RegionKind::FunctionScope || g.kind == RegionKind::ScopeRegion ||
+                       (g.kind == RegionKind::LoopScope && g.payload.axis != kNone &&
+                        k_.axes_[g.payload.axis].tag == LoopAxis::Tag::UnrolledAxis);
+    if (!transparent || g.parent == kNone) return r;
+    r = g.parent;
+  }
+  return r;
+}
+
 TensorId IRBuilder::create_tensor(Tensor t) {
   t.id = static_cast<TensorId>(k_.tensors_.size());
   t.name = unique_name(t.name);
   if (t.role == TensorRole::Local) {
     t.loc = loc_;
-    t.region = insert_;
+    t.region = k_.language_.empty() ? insert_ : allocation_home(insert_);
   }
   k_.tensors_.push_back(std::move(t));
   return k_.tensors_.back().id;

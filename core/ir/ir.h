@@ -19,6 +19,7 @@ using TensorId = int;
 using InstId = int;
 using RegionId = int;
 using LoopAxisId = int;
+using RegisterId = int;
 constexpr int kNone = -1;
 
 enum class TensorRole : uint8_t { Param, Local };
@@ -44,13 +45,15 @@ struct Tensor {
 /// (the shape of the tile the access produces or consumes).
 ///
 /// Indirect (runtime) indexing: when `indirect` is set, the index of dimension `indirect_dim`
-/// is the value `indirect` reads at the same tile position, plus index[indirect_dim].
+/// is the value `indirect` reads at the same tile position (times `indirect_scale`), plus
+/// index[indirect_dim].
 struct AccessPattern {
   TensorId tensor = kNone;
   std::vector<AffineExpr> index;
   std::vector<int64_t> tile_shape;
   std::shared_ptr<const AccessPattern> indirect;
   int indirect_dim = -1;
+  int64_t indirect_scale = 1;
   /// True when the pattern reads/writes the whole tensor in order (printed as `%name`).
   bool is_identity(const Tensor& t) const;
 };
@@ -63,6 +66,16 @@ struct Operand {
   AccessPattern ap;
   bool is_scalar = false; ///< an immediate; value in `scalar`
   double scalar = 0;
+  RegisterId reg = kNone; ///< a register operand (the current language's register ops)
+};
+
+/// A 32-bit engine register of the current language (`nisa.register_alloc`, the induction
+/// variable of `nl.fori_loop` / `nl.dynamic_range`). Its value exists only at run time.
+struct Register {
+  RegisterId id = kNone;
+  std::string name;
+  bool frozen = false; ///< an induction register that must not be written (dynamic_range)
+  SourceLoc loc;
 };
 
 struct Instruction {
@@ -91,15 +104,29 @@ const char* region_kind_name(RegionKind k);
 
 enum class AxisType : uint8_t { Affine, Sequential };
 
-/// The loop node a LoopScope is opened around, tagged AffineAxis or DynamicAxis.
+/// The loop node a LoopScope is opened around, tagged AffineAxis, DynamicAxis or
+/// UnrolledAxis.
+///  - AffineAxis: a loop over a symbolic induction variable (Beta 1's affine/sequential ranges).
+///  - DynamicAxis: a loop run by the hardware. Beta 1: the trip count is read from a (1,1)
+///    tile (`dynamic_trip`) and the iv is LoopIv. Current language (`iv_register` set):
+///    `for iv in [lb, ub) step stride`, each bound an immediate or a register, the iteration
+///    value written into the register `iv_register` at the start of every iteration.
+///  - UnrolledAxis: a Python loop the current language's tracer ran: one child region
+///    (ScopeRegion "iteration") per iteration it executed. Over a range (`unrolled_range`),
+///    lb/ub/stride describe it; otherwise (a list, a `while`) only trip_count does.
 struct LoopAxis {
-  enum class Tag : uint8_t { AffineAxis, DynamicAxis };
+  enum class Tag : uint8_t { AffineAxis, DynamicAxis, UnrolledAxis };
   Tag tag = Tag::AffineAxis;
-  std::string name; ///< induction variable's name in the IR
+  std::string name; ///< induction variable's name in the IR (empty: an unrolled `while`)
   int64_t lb = 0, ub = 0, stride = 1;
-  int64_t trip_count = 0; ///< static trip count (AffineAxis)
+  int64_t trip_count = 0; ///< static trip count (AffineAxis, UnrolledAxis)
   AxisType axis_type = AxisType::Affine;
-  AccessPattern dynamic_trip; ///< DynamicAxis: the (1,1) tile holding the trip count
+  AccessPattern dynamic_trip;     ///< DynamicAxis (Beta 1): the (1,1) tile holding the trip count
+  RegisterId iv_register = kNone; ///< DynamicAxis (current language): the induction register
+  RegisterId lb_register = kNone; ///< a bound read from a register instead of lb / ub
+  RegisterId ub_register = kNone;
+  bool unrolled_range = false; ///< UnrolledAxis: a loop over range(lb, ub, stride)
+  bool unrolled_while = false; ///< UnrolledAxis: a Python `while`
   RegionId region = kNone;
 };
 
@@ -118,8 +145,13 @@ struct RegionPayload {
   Predicate predicate;       ///< IfScope condition / WhileScope continue condition
   bool is_else = false;      ///< IfScope: the else branch of the preceding IfScope
   ScalarCondition condition; ///< WhileScope: the continue condition (set while tracing)
-  std::string tag;           ///< ScopeRegion: "stage", "no_reorder", ...
+  std::string tag;           ///< ScopeRegion: "stage", "no_reorder", "iteration", ...
   int64_t stage_id = -1, execution_order = -1;
+  int64_t iteration = -1;            ///< ScopeRegion "iteration": its index in the loop
+  int64_t core = -1;                 ///< ScopeRegion "core": the body one logical core runs
+                                     ///< (the current language specialises a kernel per core)
+  RegisterId while_register = kNone; ///< WhileScope (current language): a pre-checked
+                                     ///< `while reg != 0` instead of Beta 1's do-while
 };
 
 /// A child of a region, in program order.
@@ -150,6 +182,13 @@ public:
   const std::vector<Instruction>& instructions() const { return insts_; }
   const std::vector<Region>& regions() const { return regions_; }
   const std::vector<LoopAxis>& loop_axes() const { return axes_; }
+  const std::vector<Register>& registers() const { return registers_; }
+  const Register& register_at(RegisterId id) const { return registers_.at(id); }
+  /// "" for Beta 1 (neuronxcc.nki); "nki 0.6.0" for the current language.
+  const std::string& language() const { return language_; }
+  /// The current language's launch: the logical NeuronCore degree (`kernel[2]`); grid() is
+  /// {lnc} then, one instance per core.
+  int64_t lnc() const { return lnc_; }
   const Tensor& tensor(TensorId id) const { return tensors_.at(id); }
   const Instruction& inst(InstId id) const { return insts_.at(id); }
   const Region& region(RegionId id) const { return regions_.at(id); }
@@ -166,6 +205,9 @@ private:
   std::vector<Instruction> insts_;
   std::vector<Region> regions_;
   std::vector<LoopAxis> axes_;
+  std::vector<Register> registers_;
+  std::string language_;
+  int64_t lnc_ = 1;
   RegionId root_ = kNone;
   SourceLoc loc_;
 };
@@ -178,6 +220,8 @@ public:
 
   const Kernel& kernel() const { return k_; }
   void set_kernel_info(std::string name, std::vector<int64_t> grid, SourceLoc loc);
+  /// The current language's kernels: the language ("nki 0.6.0") and the LNC degree.
+  void set_language(std::string language, int64_t lnc);
 
   /// Source location stamped on nodes created from now on.
   void set_loc(SourceLoc loc) { loc_ = std::move(loc); }
@@ -193,7 +237,19 @@ public:
   void attach_axis(LoopAxisId axis, RegionId region);
   /// A unique tensor name derived from `hint` ("t" when empty).
   std::string unique_name(const std::string& hint);
+  /// Creates a tensor in the insertion region. In the current language a tensor belongs to
+  /// the nearest region that bounds its lifetime (the kernel, a dynamic loop's or while loop's
+  /// body), not to the unrolled iteration, helper call or no_reorder block it was made in:
+  /// the tracer runs Python, whose values outlive those.
   TensorId create_tensor(Tensor t);
+  /// That region for tensors created in `r`.
+  RegionId allocation_home(RegionId r) const;
+  /// A tensor sharing `base`'s storage (a view the IR addresses differently: another shape or
+  /// dtype), with base's role, buffer, allocation region and location. No instruction.
+  TensorId create_alias(TensorId base, std::string name, std::vector<int64_t> shape, DType dtype);
+  RegisterId create_register(std::string name, bool frozen = false);
+  /// An unrolled loop's trip count is known once its last iteration ran.
+  void set_trip_count(LoopAxisId axis, int64_t trip);
   void add_param(TensorId t);
   void set_outputs(std::vector<TensorId> outs);
   void rename_tensor(TensorId t, std::string name);

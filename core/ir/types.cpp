@@ -23,6 +23,11 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::Float16, "float16", "f16", 2},
     {DType::TFloat32, "tfloat32", "tf32", 4},
     {DType::Float32, "float32", "f32", 4},
+    {DType::Float8E4M3FN, "float8_e4m3fn", "fp8e4fn", 1},
+    {DType::Float8E8M0FNU, "float8_e8m0fnu", "fp8e8m0", 1},
+    {DType::Float8E5M2X4, "float8_e5m2_x4", "fp8e5x4", 4},
+    {DType::Float8E4M3FNX4, "float8_e4m3fn_x4", "fp8e4fnx4", 4},
+    {DType::Float4E2M1FNX4, "float4_e2m1fn_x4", "fp4x4", 2},
 };
 const DTypeInfo& info(DType t) {
   return kDTypes[static_cast<int>(t)];
@@ -41,7 +46,8 @@ int dtype_size(DType t) {
 
 std::optional<DType> parse_dtype(std::string_view name) {
   if (name == "bool" || name == "bool8") return DType::Bool;
-  if (name == "float8_e4m3fn") return DType::Float8E4M3;
+  // Beta 1's front end maps its float8_e4m3fn / float8_e5m2fn to the IEEE-style types before
+  // the core sees them; the current language's float8_e4m3fn is the OCP type.
   if (name == "float8_e5m2fn") return DType::Float8E5M2;
   for (const auto& d : kDTypes)
     if (name == d.name || name == d.short_name) return d.t;
@@ -49,7 +55,7 @@ std::optional<DType> parse_dtype(std::string_view name) {
 }
 
 bool dtype_is_float(DType t) {
-  return t >= DType::Float8E4M3;
+  return t >= DType::Float8E4M3 && t <= DType::Float8E8M0FNU;
 }
 bool dtype_is_signed_int(DType t) {
   return t == DType::Int8 || t == DType::Int16 || t == DType::Int32;

@@ -7,7 +7,8 @@
 
 namespace nki::ir {
 
-/// NKI's element types (reference §1.5). Order matters only for printing tables.
+/// NKI's element types (reference §1.5). Order matters only for printing tables; float types
+/// are those from Float8E4M3 to Float8E8M0FNU.
 enum class DType : uint8_t {
   Bool,
   UInt8,
@@ -22,6 +23,13 @@ enum class DType : uint8_t {
   Float16,
   TFloat32,
   Float32,
+  // The current language's newer types (NKI 0.2-0.5): OCP fp8 (no inf, NaN = S.1111.111), the
+  // MX scale type (exponent only), and the x4 packed types (opaque bit containers here).
+  Float8E4M3FN,
+  Float8E8M0FNU,
+  Float8E5M2X4,
+  Float8E4M3FNX4,
+  Float4E2M1FNX4,
 };
 
 /// NKI's name ("float32", "bfloat16", "float8_e4m3", "bool_").

@@ -75,7 +75,10 @@ ValueId ndarray(NeuronCodegen& cg, const std::string& name, std::vector<int64_t>
     if (partition_dim < 0 || partition_dim >= static_cast<int>(shape.size())) partition_dim = 0;
     std::vector<int64_t> tile(shape.begin() + partition_dim, shape.end());
     check_tile(shown, tile);
-    if (buffer == Buffer::Psum) check_psum_tensor(shown, shape, partition_dim, dtype);
+    // The current language's PSUM tensors may span banks (a trn3 matmul fills up to all 8);
+    // its capacity check is the simulator's, by liveness.
+    if (buffer == Buffer::Psum && cg.kernel().language().empty())
+      check_psum_tensor(shown, shape, partition_dim, dtype);
     if (partition_dim > 0)
       cg.warn("DeprecationWarning",
               sema::warn_block_dimension_is_deprecated(sema::describe(shown, shape)));
@@ -84,6 +87,9 @@ ValueId ndarray(NeuronCodegen& cg, const std::string& name, std::vector<int64_t>
     if (init) sema::err_hbm_tensor_with_init_value_not_supported();
     if (buffer == Buffer::SharedHbm) {
       RegionId r = cg.cur_scope();
+      // The current language's unrolled loops, helpers and per-core bodies are not levels:
+      // only a runtime loop's body is.
+      if (r != kNone && !cg.kernel().language().empty()) r = cg.builder.allocation_home(r);
       if (r != kNone && cg.kernel().region(r).kind != RegionKind::KernelScope)
         sema::err_shared_hbm_must_in_kernel_level();
     }
@@ -233,7 +239,9 @@ void set_outputs(NeuronCodegen& cg, const std::vector<ValueId>& values, bool by_
   }
   for (TensorId o : outs) {
     const Tensor& t = cg.kernel().tensor(o);
-    if (t.role == TensorRole::Param) continue;
+    // The current language returns what the kernel allocated, written or not (NKI's
+    // simulator hands back its NaN / 4 sentinels).
+    if (t.role == TensorRole::Param || !cg.kernel().language().empty()) continue;
     if (!is_written(cg.kernel(), o)) sema::err_tensor_output_not_written_to(t.name);
   }
   if (by_reference) {

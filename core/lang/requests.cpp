@@ -1,5 +1,7 @@
 #include "lang/requests.h"
 
+#include "isa/requests.h"
+#include "isa/view.h"
 #include "lang/call.h"
 #include "lang/ops.h"
 #include "run/run_session.h"
@@ -67,6 +69,7 @@ IndexItem decode_item(NeuronCodegen& cg, const Json& j) {
 } // namespace
 
 ValueId decode_value(NeuronCodegen& cg, const Json& j) {
+  if (j.has("sv")) return isa::view_value(cg, j["sv"]); // the current language's views
   if (!j.has("v")) throw sema::InternalError("expected a value reference");
   auto v = static_cast<ValueId>(j["v"].integer());
   if (!j.has("items")) return v;
@@ -83,7 +86,7 @@ ValueId decode_value(NeuronCodegen& cg, const Json& j) {
 
 ValueOrScalar decode_operand(NeuronCodegen& cg, const Json& j) {
   ValueOrScalar o;
-  if (j.has("v")) {
+  if (j.has("v") || j.has("sv")) {
     o.value = decode_value(cg, j);
   } else {
     o.scalar = j["s"].number();
@@ -229,6 +232,9 @@ std::string open_trace(const Json& opts) {
   codegen::TraceOptions o;
   o.kernel_name = opts.get_string("kernel");
   if (opts["grid"].is_array()) o.grid = opts["grid"].int_list();
+  o.language = opts.get_string("language");
+  o.lnc = opts.get_int("lnc", 1);
+  o.target = opts.get_string("target", "trn3");
   o.loc = decode_loc(opts["loc"]);
   NeuronCodegen& cg = trace::TraceContext::new_ctx(o);
   if (!opts.has("params")) return "null";
@@ -394,6 +400,7 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
     set_outputs(cg, vs);
     return "null";
   }
+  if (auto reply = isa::dispatch(cg, req)) return *reply;
   throw sema::InternalError("unknown op request '" + op + "'");
 }
 

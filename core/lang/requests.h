@@ -39,14 +39,19 @@ void apply_pops(NeuronCodegen& cg, const util::Json& req);
 // --- the scope requests: push / loop / pop (core/lang/scopes.cpp) ----------------------------
 /// push: opens a region of `req["kind"]` (FunctionScope "name", IfScope "predicate" "else",
 /// WhileScope "predicate", AllocationScope, ScopeRegion "tag" stage|no_reorder with "stage_id"
-/// "execution_order"); "trace": [name_and_loc, stack_frame] also enters the trace-side scope of
-/// that kind. Replies the region's id.
+/// "execution_order", or the current language's iteration "index" | core "core"); "trace":
+/// [name_and_loc, stack_frame] also enters the trace-side scope of that kind. Replies the
+/// region's id; a WhileScope on a register ("cond") replies {"while", "alloc"}.
 std::string push_request(NeuronCodegen& cg, const util::Json& req);
 /// loop: {"start","stop","step","sequential","name"} (an affine range, or a sequential one) or
-/// {"trip": value, "name"} (a DynamicAxis read at run time) → loop_reply.
+/// {"trip": value, "name"} (a DynamicAxis read at run time) → loop_reply; the current
+/// language's {"lb","ub","step","name","frozen"} (a loop over registers → {"loop", "alloc",
+/// "r", "name"}) or {"unrolled": kind, "name", "lb", "ub", "step"} (a Python loop the tracer
+/// runs → {"loop", "axis"}).
 std::string loop_request(NeuronCodegen& cg, const util::Json& req);
-/// pop: closes `req["region"]` (the innermost; "drop": unlinked when it received nothing),
-/// then exits the trace-side scope of kind `req["trace"]` when given.
+/// pop: closes `req["region"]` (the innermost; "drop": unlinked when it received nothing;
+/// "trip": an unrolled loop's trip count), then exits the trace-side scope of kind
+/// `req["trace"]` when given.
 std::string pop_request(NeuronCodegen& cg, const util::Json& req);
 
 /// Opens a trace (TraceContext::new_ctx). When `opts` carries "params", also declares them,

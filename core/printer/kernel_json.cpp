@@ -29,6 +29,7 @@ AffineExpr expr_of(const Json& j) {
                    : v == "loop_mod"   ? VarKind::LoopIvMod
                    : v == "loop_div"   ? VarKind::LoopIvDiv
                    : v == "program_id" ? VarKind::ProgramId
+                   : v == "register"   ? VarKind::Register
                                        : VarKind::TileAxis;
     e = e + AffineExpr::var({kind, static_cast<int>(t["id"].integer()),
                              static_cast<int>(t.get_int("mod", 0)),
@@ -46,6 +47,7 @@ AccessPattern access_of(const Json& j) {
   if (j.has("indirect")) {
     ap.indirect_dim = static_cast<int>(j["indirect"]["dim"].integer());
     ap.indirect = std::make_shared<AccessPattern>(access_of(j["indirect"]["index"]));
+    ap.indirect_scale = j["indirect"].get_int("scale", 1);
   }
   return ap;
 }
@@ -97,17 +99,41 @@ public:
 
   std::unique_ptr<Kernel> read() {
     b_.set_kernel_info(doc_["kernel"].string(), doc_["grid"].int_list(), loc_of(doc_["loc"]));
+    if (doc_.has("language")) b_.set_language(doc_["language"].string(), doc_.get_int("lnc", 1));
+    if (doc_["registers"].is_array()) {
+      for (const Json& r : doc_["registers"].array()) {
+        b_.set_loc(loc_of(r["loc"]));
+        b_.create_register(r["name"].string(), r.has("frozen") && r["frozen"].boolean());
+      }
+    }
     for (const Json& a : doc_["loop_axes"].array()) {
       LoopAxis ax;
       ax.name = a["name"].string();
-      ax.tag = a["tag"].string() == "DynamicAxis" ? LoopAxis::Tag::DynamicAxis
-                                                  : LoopAxis::Tag::AffineAxis;
+      const std::string& tag = a["tag"].string();
+      ax.tag = tag == "DynamicAxis"    ? LoopAxis::Tag::DynamicAxis
+               : tag == "UnrolledAxis" ? LoopAxis::Tag::UnrolledAxis
+                                       : LoopAxis::Tag::AffineAxis;
       ax.axis_type = a["axis_type"].string() == "affine" ? AxisType::Affine : AxisType::Sequential;
       if (ax.tag == LoopAxis::Tag::AffineAxis) {
         ax.lb = a["lb"].integer();
         ax.ub = a["ub"].integer();
         ax.stride = a["stride"].integer();
         ax.trip_count = a["trip_count"].integer();
+      } else if (ax.tag == LoopAxis::Tag::UnrolledAxis) {
+        const std::string& it = a["iterates"].string();
+        ax.unrolled_range = it == "range";
+        ax.unrolled_while = it == "while";
+        ax.lb = a.get_int("lb", 0);
+        ax.ub = a.get_int("ub", 0);
+        ax.stride = a.get_int("stride", 1);
+        ax.trip_count = a["trip_count"].integer();
+      } else if (a.has("iv_register")) {
+        ax.iv_register = static_cast<RegisterId>(a["iv_register"].integer());
+        ax.stride = a["stride"].integer();
+        ax.lb_register = static_cast<RegisterId>(a.get_int("lb_register", kNone));
+        ax.ub_register = static_cast<RegisterId>(a.get_int("ub_register", kNone));
+        ax.lb = a.get_int("lb", 0);
+        ax.ub = a.get_int("ub", 0);
       } else {
         ax.dynamic_trip = access_of(a["trip_count_from"]);
       }
@@ -175,6 +201,9 @@ private:
     p.tag = j.get_string("tag");
     p.stage_id = j.get_int("stage_id", -1);
     p.execution_order = j.get_int("execution_order", -1);
+    p.iteration = j.get_int("iteration", -1);
+    p.core = j.get_int("core", -1);
+    p.while_register = static_cast<RegisterId>(j.get_int("while_register", kNone));
     b_.set_loc(loc_of(j["loc"]));
     RegionId saved = b_.insertion_region();
     RegionId id = b_.create_region(kind_of(j["kind"].string()), p);
@@ -199,7 +228,9 @@ private:
     for (const Json& o : j["operands"].array()) {
       Operand op;
       op.role = o["role"].string();
-      if (o.has("scalar")) {
+      if (o.has("register")) {
+        op.reg = static_cast<RegisterId>(o["register"].integer());
+      } else if (o.has("scalar")) {
         op.is_scalar = true;
         op.scalar = o["scalar"].number();
       } else {

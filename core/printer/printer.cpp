@@ -42,6 +42,8 @@ std::string var_name(const Kernel& k, const Var& v, size_t tile_rank) {
     return "%pid" + std::to_string(v.id);
   case VarKind::TileAxis:
     return tile_axis_name(v.id, tile_rank);
+  case VarKind::Register:
+    return "%" + k.register_at(v.id).name;
   }
   return "?";
 }
@@ -89,7 +91,11 @@ public:
       }
       head += ")";
     }
-    if (!k_.grid().empty()) {
+    if (!k_.language().empty()) {
+      // The current language launches on logical NeuronCores, not an SPMD grid.
+      head += " " + k_.language();
+      if (k_.lnc() > 1) head += " lnc " + std::to_string(k_.lnc());
+    } else if (!k_.grid().empty()) {
       head += " grid [";
       for (size_t i = 0; i < k_.grid().size(); ++i) {
         if (i) head += ", ";
@@ -127,8 +133,21 @@ private:
       break;
     case RegionKind::LoopScope: {
       const LoopAxis& a = k_.loop_axis(p.axis);
-      if (a.tag == LoopAxis::Tag::DynamicAxis) {
+      if (a.tag == LoopAxis::Tag::DynamicAxis && a.iv_register != kNone) {
+        h += " dynamic %" + k_.register_at(a.iv_register).name + " in [" +
+             bound(a.lb_register, a.lb) + ", " + bound(a.ub_register, a.ub) + ")";
+        if (a.stride != 1) h += " step " + std::to_string(a.stride);
+      } else if (a.tag == LoopAxis::Tag::DynamicAxis) {
         h += " dynamic %" + a.name + " trip " + format_access(k_, a.dynamic_trip);
+      } else if (a.tag == LoopAxis::Tag::UnrolledAxis) {
+        h += " unrolled";
+        if (a.unrolled_while) h += " while";
+        if (!a.name.empty()) h += " %" + a.name;
+        if (a.unrolled_range) {
+          h += " in [" + std::to_string(a.lb) + ", " + std::to_string(a.ub) + ")";
+          if (a.stride != 1) h += " step " + std::to_string(a.stride);
+        }
+        h += " trip " + std::to_string(a.trip_count);
       } else {
         h += a.axis_type == AxisType::Affine ? " affine" : " sequential";
         h += " %" + a.name + " in [" + std::to_string(a.lb) + ", " + std::to_string(a.ub) + ")";
@@ -141,7 +160,9 @@ private:
       h += p.is_else ? " else" : " " + format_predicate(k_, p.predicate, 0);
       break;
     case RegionKind::WhileScope:
-      if (p.condition.scalar.tensor != kNone) {
+      if (p.while_register != kNone) {
+        h += " while %" + k_.register_at(p.while_register).name + " != 0";
+      } else if (p.condition.scalar.tensor != kNone) {
         h += " continue_if " + format_access(k_, p.condition.scalar) + " " +
              cmp_name(p.condition.op) + " " + format_number(p.condition.rhs);
       } else if (!p.predicate.empty()) {
@@ -152,11 +173,30 @@ private:
       break;
     case RegionKind::ScopeRegion:
       if (!p.tag.empty()) h += " " + p.tag;
+      if (p.iteration >= 0) h += " " + iteration_label(r);
+      if (p.core >= 0) h += " " + std::to_string(p.core);
       if (p.stage_id >= 0) h += " stage_id=" + std::to_string(p.stage_id);
       if (p.execution_order >= 0) h += " execution_order=" + std::to_string(p.execution_order);
       break;
     }
     return h + " {";
+  }
+
+  std::string bound(RegisterId reg, int64_t imm) const {
+    return reg != kNone ? "%" + k_.register_at(reg).name : std::to_string(imm);
+  }
+
+  // "%i = 128" for an iteration of a loop over a range, "#2" otherwise.
+  std::string iteration_label(const Region& r) const {
+    if (r.parent != kNone) {
+      const Region& loop = k_.region(r.parent);
+      if (loop.kind == RegionKind::LoopScope && loop.payload.axis != kNone) {
+        const LoopAxis& a = k_.loop_axis(loop.payload.axis);
+        if (a.unrolled_range && !a.name.empty())
+          return "%" + a.name + " = " + std::to_string(a.lb + r.payload.iteration * a.stride);
+      }
+    }
+    return "#" + std::to_string(r.payload.iteration);
   }
 
   void region(RegionId id, int depth) {
@@ -171,7 +211,11 @@ private:
     emit(depth, "}", -1, id, {});
   }
 
-  std::string operand(const Operand& o) {
+  std::string operand(const Operand& o, bool integers = false) {
+    if (o.reg != kNone) return "%" + k_.register_at(o.reg).name;
+    // A register holds an integer: its immediates print as integers.
+    if (o.is_scalar && integers && std::floor(o.scalar) == o.scalar)
+      return std::to_string(static_cast<int64_t>(o.scalar));
     if (o.is_scalar) return format_number(o.scalar);
     return format_access(k_, o.ap);
   }
@@ -182,17 +226,18 @@ private:
     if (in.engine != Engine::None) s += std::string(engine_name(in.engine)) + ".";
     s += in.opcode;
     // Destination first (store-like ops), then inputs.
-    bool first = true;
+    bool first = true, registers = false;
+    for (const Operand& o : in.operands) registers = registers || o.reg != kNone;
     for (const Operand& o : in.operands) {
       if (o.role != "dst") continue;
       s += first ? " " : ", ";
-      s += operand(o);
+      s += operand(o, registers);
       first = false;
     }
     for (const Operand& o : in.operands) {
       if (o.role == "dst") continue;
       s += first ? " " : ", ";
-      s += operand(o);
+      s += operand(o, registers);
       first = false;
     }
     if (!in.attrs.empty() || !in.mask.empty()) {
@@ -236,6 +281,7 @@ void write_expr(util::JsonWriter& w, const AffineExpr& e) {
                        : v.kind == VarKind::LoopIvMod ? "loop_mod"
                        : v.kind == VarKind::LoopIvDiv ? "loop_div"
                        : v.kind == VarKind::ProgramId ? "program_id"
+                       : v.kind == VarKind::Register  ? "register"
                                                       : "tile";
     w.begin_object().key("var").value(kind).key("id").value(v.id).key("coeff").value(c);
     if (v.kind == VarKind::LoopIvMod || v.kind == VarKind::LoopIvDiv)
@@ -252,6 +298,7 @@ void write_access(util::JsonWriter& w, const AccessPattern& ap) {
   if (ap.indirect) {
     w.key("indirect").begin_object().key("dim").value(ap.indirect_dim).key("index");
     write_access(w, *ap.indirect);
+    if (ap.indirect_scale != 1) w.key("scale").value(ap.indirect_scale);
     w.end_object();
   }
   w.end_object();
@@ -292,6 +339,9 @@ void write_region(util::JsonWriter& w, const Kernel& k, RegionId id) {
   if (!p.tag.empty()) w.key("tag").value(p.tag);
   if (p.stage_id >= 0) w.key("stage_id").value(p.stage_id);
   if (p.execution_order >= 0) w.key("execution_order").value(p.execution_order);
+  if (p.iteration >= 0) w.key("iteration").value(p.iteration);
+  if (p.core >= 0) w.key("core").value(p.core);
+  if (p.while_register != kNone) w.key("while_register").value(p.while_register);
   w.key("body").begin_array();
   for (const Item& it : r.body) {
     if (it.kind == Item::Kind::Region) {
@@ -305,7 +355,9 @@ void write_region(util::JsonWriter& w, const Kernel& k, RegionId id) {
     w.key("operands").begin_array();
     for (const Operand& o : in.operands) {
       w.begin_object().key("role").value(o.role);
-      if (o.is_scalar) {
+      if (o.reg != kNone) {
+        w.key("register").value(o.reg);
+      } else if (o.is_scalar) {
         w.key("scalar").value(o.scalar);
       } else {
         w.key("access");
@@ -377,6 +429,7 @@ std::string format_access(const Kernel& k, const AccessPattern& ap) {
   for (size_t d = 0; d < ap.index.size(); ++d) {
     if (d) s += ", ";
     if (ap.indirect && static_cast<int>(d) == ap.indirect_dim) {
+      if (ap.indirect_scale != 1) s += std::to_string(ap.indirect_scale) + "*";
       s += format_access(k, *ap.indirect);
       if (!(ap.index[d].is_constant() && ap.index[d].constant() == 0))
         s += " + " + format_expr(k, ap.index[d], ap.tile_shape.size());
@@ -437,6 +490,7 @@ std::string to_json(const Kernel& k) {
   w.begin_object().key("version").value(kIrJsonVersion).key("kernel").value(k.name());
   w.key("grid").int_list(k.grid()).key("loc");
   write_loc(w, k.loc());
+  if (!k.language().empty()) w.key("language").value(k.language()).key("lnc").value(k.lnc());
   w.key("params").begin_array();
   for (TensorId t : k.params()) w.value(t);
   w.end_array().key("outputs").begin_array();
@@ -465,18 +519,47 @@ std::string to_json(const Kernel& k) {
   for (size_t i = 0; i < k.loop_axes().size(); ++i) {
     const LoopAxis& a = k.loop_axes()[i];
     w.begin_object().key("id").value(static_cast<int64_t>(i)).key("name").value(a.name);
-    w.key("tag").value(a.tag == LoopAxis::Tag::AffineAxis ? "AffineAxis" : "DynamicAxis");
+    w.key("tag").value(a.tag == LoopAxis::Tag::AffineAxis    ? "AffineAxis"
+                       : a.tag == LoopAxis::Tag::DynamicAxis ? "DynamicAxis"
+                                                             : "UnrolledAxis");
     w.key("axis_type").value(a.axis_type == AxisType::Affine ? "affine" : "sequential");
     if (a.tag == LoopAxis::Tag::AffineAxis) {
       w.key("lb").value(a.lb).key("ub").value(a.ub).key("stride").value(a.stride);
       w.key("trip_count").value(a.trip_count);
+    } else if (a.tag == LoopAxis::Tag::UnrolledAxis) {
+      w.key("iterates").value(a.unrolled_while ? "while" : a.unrolled_range ? "range" : "values");
+      if (a.unrolled_range)
+        w.key("lb").value(a.lb).key("ub").value(a.ub).key("stride").value(a.stride);
+      w.key("trip_count").value(a.trip_count);
+    } else if (a.iv_register != kNone) {
+      w.key("iv_register").value(a.iv_register).key("stride").value(a.stride);
+      if (a.lb_register != kNone)
+        w.key("lb_register").value(a.lb_register);
+      else
+        w.key("lb").value(a.lb);
+      if (a.ub_register != kNone)
+        w.key("ub_register").value(a.ub_register);
+      else
+        w.key("ub").value(a.ub);
     } else {
       w.key("trip_count_from");
       write_access(w, a.dynamic_trip);
     }
     w.key("region").value(a.region).end_object();
   }
-  w.end_array().key("body");
+  w.end_array();
+  if (!k.registers().empty()) {
+    w.key("registers").begin_array();
+    for (const Register& r : k.registers()) {
+      w.begin_object().key("id").value(r.id).key("name").value(r.name);
+      if (r.frozen) w.key("frozen").value(true);
+      w.key("loc");
+      write_loc(w, r.loc);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.key("body");
   if (k.root() == kNone)
     w.null();
   else

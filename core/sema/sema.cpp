@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "sema/sema_current.h"
+
 namespace nki::sema {
 
 namespace {
@@ -304,6 +306,7 @@ void raise_by_name(const std::string& name, const std::vector<std::string>& a) {
   if (name == "err_do_while_condition") err_do_while_condition(arg(0));
   if (name == "err_local_variable_used_out_of_scope")
     err_local_variable_used_out_of_scope(arg(0), arg(1));
+  raise_current_by_name(name, a);
   throw InternalError("unknown diagnostic '" + name + "'");
 }
 

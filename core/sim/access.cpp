@@ -29,7 +29,8 @@ inline bool written(const View& v, int64_t off) {
 bool patch_f32(const View& v, int64_t off, int64_t s, int64_t n, float* out, Reporter& r) {
   if (v.buf->written.all()) return false;
   bool any = false;
-  const float fill = dtype_is_float(v.dtype) ? std::numeric_limits<float>::quiet_NaN() : 0.0f;
+  const float fill = dtype_is_float(v.dtype) ? std::numeric_limits<float>::quiet_NaN()
+                                             : static_cast<float>(v.buf->int_fill);
   for (int64_t i = 0; i < n; ++i) {
     if (written(v, off + i * s)) continue;
     if (!any) r.unwritten_read(v, off + i * s);
@@ -46,7 +47,7 @@ bool patch_i64(const View& v, int64_t off, int64_t s, int64_t n, int64_t* out, R
     if (written(v, off + i * s)) continue;
     if (!any) r.unwritten_read(v, off + i * s);
     any = true;
-    out[i] = 0;
+    out[i] = v.buf->int_fill;
   }
   return any;
 }
@@ -74,12 +75,11 @@ void indirect_offsets(const View& v, const int64_t* pos, int64_t lo, int64_t n, 
   int64_t idx[kChunk];
   read_i64(*v.ind, pos, lo, n, idx, r);
   // The static part of the indirect dimension's index is folded into origin/strides; the
-  // bounds check needs it alone: ind_base plus ind_dstride along the tile.
-  int64_t fixed = v.ind_base;
-  for (int k = 0; k < v.rank - 1; ++k) fixed += v.ind_dstride[k] * pos[k];
-  const int64_t inner = v.rank > 0 ? v.ind_dstride[v.rank - 1] : 0;
+  // bounds check needs it alone: ind_base holds it at the run start, dim stride = inner.
+  int64_t base = v.ind_base;
+  for (int k = 0; k < v.rank - 1; ++k) base += v.ind_dstride[k] * pos[k];
   for (int64_t i = 0; i < n; ++i) {
-    int64_t total = fixed + inner * (lo + i) + idx[i];
+    int64_t total = base + v.ind_dstride[v.rank - 1] * (lo + i) + idx[i] * v.ind_scale;
     int64_t off = v.offset(pos, lo + i) + idx[i] * v.ind_stride;
     if (total < 0 || total >= v.ind_size) {
       if (v.skip_oob) {
@@ -109,6 +109,10 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
   const Redirect* rd = storage.redirect(ap.tensor);
   v.buf = rd ? rd->buf : &storage.buffer(ap.tensor);
   v.dtype = v.tensor->dtype;
+  // precise_fp off: a low-precision tensor is held (and read) as float32.
+  if (v.buf->dtype == DType::Float32 && v.dtype != DType::Float32 &&
+      k.tensor(storage.base(ap.tensor)).dtype == v.dtype)
+    v.dtype = DType::Float32;
   v.esize = elem_size(v.dtype);
   v.data = v.buf->bytes();
   v.rank = dom.rank();
@@ -184,10 +188,11 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
     }
     if (static_cast<int>(d) == ap.indirect_dim) {
       v.ind_dim = static_cast<int64_t>(d);
-      v.ind_stride = tstride[d];
+      v.ind_stride = tstride[d] * ap.indirect_scale;
+      v.ind_scale = ap.indirect_scale;
       v.ind_size = shape[d];
-      v.ind_base = base;
-      std::copy(dstride, dstride + kMaxRank, v.ind_dstride);
+      v.ind_base = base; // the static part at tile position 0; ind_dstride: along the tile
+      for (int a = 0; a < kMaxRank; ++a) v.ind_dstride[a] = dstride[a];
       continue;
     }
     if (visited && (mn < 0 || mx >= shape[d]))
@@ -303,7 +308,7 @@ void copy_bits(const View& dst, const View& src, const int64_t* pos, int64_t lo,
       if (!src.buf->written.all() && !written(src, so[i])) {
         r.unwritten_read(src, so[i]);
         uint8_t fill[4];
-        fill_unwritten(src.dtype, fill, 1);
+        fill_unwritten(src.dtype, fill, 1, src.buf->int_fill);
         std::memcpy(dst.data + dof[i] * es, fill, static_cast<size_t>(es));
       } else {
         std::memcpy(dst.data + dof[i] * es, src.data + so[i] * es, static_cast<size_t>(es));

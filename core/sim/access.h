@@ -28,6 +28,7 @@ struct Env {
   /// A partition window (Interpreter strips): while win_rows > 0, every domain of rank >= 2
   /// whose axis 0 spans win_rows partitions visits only partitions [win_lo, win_hi).
   int64_t win_rows = 0, win_lo = 0, win_hi = 0;
+  std::vector<int64_t> reg; ///< register values, by register id (32-bit, sign-extended)
   /// The part of `e` that does not depend on tile axes.
   int64_t eval_symbols(const ir::AffineExpr& e) const;
   /// Whether a predicate over loop variables and program ids holds.
@@ -104,8 +105,8 @@ struct View {
   int64_t stride[kMaxRank] = {0};
   // indirect indexing: the element offset adds idx(t) * ind_stride, idx read through `ind`
   const View* ind = nullptr;
-  int64_t ind_stride = 0, ind_dim = -1, ind_base = 0, ind_size = 0;
-  int64_t ind_dstride[kMaxRank] = {0}; ///< the static part's step along each tile axis
+  int64_t ind_stride = 0, ind_dim = -1, ind_base = 0, ind_size = 0, ind_scale = 1;
+  int64_t ind_dstride[kMaxRank] = {0}; ///< the indirect dimension's static index along the tile
   bool skip_oob = false; ///< oob_mode=skip: out-of-bounds indirect elements are skipped
   const ir::SourceLoc* loc = nullptr; ///< the instruction, for run-time errors
   /// The pattern's tile has another shape with as many elements: its elements pair with the

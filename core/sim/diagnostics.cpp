@@ -51,13 +51,39 @@ void err_simulate_input_mismatch(const std::string& message) {
   throw sema::NkiError(sema::Code::of(__func__), "ValueError", message);
 }
 
+const char* const kOwnCheckLabel = "[nki-playground check, not NKI's] ";
+
 sema::Warning warn_unwritten_read(const std::string& tensor, const std::vector<int64_t>& index,
-                                  const std::string& opcode) {
+                                  const std::string& opcode, int64_t int_fill, bool own_check) {
   std::string at;
   for (size_t i = 0; i < index.size(); ++i) at += (i ? ", " : "") + std::to_string(index[i]);
+  return {sema::Code::of(__func__), std::string(own_check ? kOwnCheckLabel : "") +
+                                        "reading memory that was never written: '" + opcode +
+                                        "' reads `" + tensor + "[" + at +
+                                        "]`, which no instruction wrote (it holds NaN; " +
+                                        std::to_string(int_fill) + " for integer tensors)"};
+}
+
+sema::Warning warn_sbuf_over_capacity(int64_t required, int64_t available,
+                                      const std::string& target) {
   return {sema::Code::of(__func__),
-          "reading memory that was never written: '" + opcode + "' reads `" + tensor + "[" + at +
-              "]`, which no instruction wrote (it holds NaN; 0 for integer tensors)"};
+          std::string(kOwnCheckLabel) + "the tensors live here need " + std::to_string(required) +
+              " bytes of SBUF per partition, more than the " + std::to_string(available) + " of " +
+              target + ": this kernel would not fit on the device"};
+}
+
+sema::Warning warn_psum_over_capacity(int64_t required, int64_t available) {
+  return {sema::Code::of(__func__),
+          std::string(kOwnCheckLabel) + "the tensors live here need " + std::to_string(required) +
+              " PSUM banks (2 KiB per partition each), more than the " + std::to_string(available) +
+              ": this kernel would not fit on the device"};
+}
+
+sema::Warning warn_accumulate_uninitialized_psum() {
+  return {sema::Code::of(__func__),
+          "nc_matmul with accumulate=True onto PSUM that no instruction wrote: undefined "
+          "behavior on hardware (the first matmul of an accumulation group overwrites: "
+          "accumulate=False, or None to let the compiler decide)"};
 }
 
 sema::Warning warn_dynamic_trip(int64_t trip) {

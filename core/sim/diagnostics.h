@@ -30,9 +30,21 @@ namespace nki::sim {
 /// Inputs that do not match the kernel's parameters.
 [[noreturn]] void err_simulate_input_mismatch(const std::string& message);
 
-/// "reading memory that was never written: ..." (the first such read of a run).
+/// "reading memory that was never written: ..." (the first such read of a run). `int_fill` is
+/// what integers read as; `own_check` labels it as nki-playground's check (the current
+/// language, whose NKI simulator does not make it).
 sema::Warning warn_unwritten_read(const std::string& tensor, const std::vector<int64_t>& index,
-                                  const std::string& opcode);
+                                  const std::string& opcode, int64_t int_fill = 0,
+                                  bool own_check = false);
+/// The label of the checks nki-playground makes beyond NKI 0.6.0's simulator.
+extern const char* const kOwnCheckLabel;
+/// nki-playground's capacity check of a current-language kernel (labelled as its own): the
+/// tensors live at an allocation need more SBUF bytes per partition / PSUM banks than there are.
+sema::Warning warn_sbuf_over_capacity(int64_t required, int64_t available,
+                                      const std::string& target);
+sema::Warning warn_psum_over_capacity(int64_t required, int64_t available);
+/// nc_matmul(accumulate=True) onto PSUM no instruction wrote (NKI 0.5.0's simulator warns).
+sema::Warning warn_accumulate_uninitialized_psum();
 /// A dynamic loop whose trip count is below one still runs once.
 sema::Warning warn_dynamic_trip(int64_t trip);
 

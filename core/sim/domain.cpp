@@ -53,6 +53,8 @@ int64_t Env::eval_symbols(const AffineExpr& e) const {
       v += c * ((((iv.at(var.id) + var.off) % var.mod) + var.mod) % var.mod);
     else if (var.kind == VarKind::ProgramId)
       v += c * (var.id < static_cast<int>(pid.size()) ? pid[var.id] : 0);
+    else if (var.kind == VarKind::Register)
+      v += c * reg.at(static_cast<size_t>(var.id));
   }
   return v;
 }

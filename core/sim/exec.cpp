@@ -5,6 +5,7 @@
 
 #include "sema/sema.h"
 #include "sim/diagnostics.h"
+#include "sim/interpreter.h"
 
 namespace nki::sim {
 
@@ -170,7 +171,8 @@ void Exec::unwritten_read(const View& v, int64_t element) {
     index[d] = s ? element % s : 0;
     element = s ? element / s : 0;
   }
-  warn(warn_unwritten_read(v.tensor->name, index, cur ? cur->opcode : "?"));
+  warn(warn_unwritten_read(v.tensor->name, index, cur ? cur->opcode : "?", v.buf->int_fill,
+                           opts && opts->label_own_checks));
 }
 
 void Exec::warn(const sema::Warning& w, const SourceLoc* loc) {
@@ -210,6 +212,7 @@ const ExecTable& exec_table() {
     register_reduce_execs(t);
     register_matmul_execs(t);
     register_misc_execs(t);
+    register_register_execs(t);
     register_partition_move_execs(t);
     return t;
   }();

@@ -16,6 +16,8 @@
 
 namespace nki::sim {
 
+struct SimOptions;
+
 /// One nl.device_print, in program order.
 struct PrintRecord {
   std::string prefix;
@@ -73,6 +75,7 @@ public:
   RunLog& log;
   const KernelPlan plan;
   Env env;
+  const SimOptions* opts = nullptr; ///< the run's options (set by the interpreter)
   const ir::Instruction* cur = nullptr;
   int64_t seq = 0;               ///< instruction executions so far
   std::deque<View> pool;         ///< views of indirect indices (stable addresses)
@@ -136,13 +139,18 @@ private:
 /// Every executor (built once).
 const ExecTable& exec_table();
 
-void register_movement_execs(ExecTable& t);       // exec_movement.cpp
-void register_creation_execs(ExecTable& t);       // exec_creation.cpp
-void register_elementwise_execs(ExecTable& t);    // exec_elementwise.cpp
-void register_select_execs(ExecTable& t);         // exec_select.cpp
-void register_reduce_execs(ExecTable& t);         // exec_reduce.cpp
-void register_matmul_execs(ExecTable& t);         // exec_matmul.cpp
-void register_misc_execs(ExecTable& t);           // exec_misc.cpp: random, device_print, ...
+void register_movement_execs(ExecTable& t);    // exec_movement.cpp
+void register_creation_execs(ExecTable& t);    // exec_creation.cpp
+void register_elementwise_execs(ExecTable& t); // exec_elementwise.cpp
+void register_select_execs(ExecTable& t);      // exec_select.cpp
+void register_reduce_execs(ExecTable& t);      // exec_reduce.cpp
+void register_matmul_execs(ExecTable& t);      // exec_matmul.cpp
+void register_misc_execs(ExecTable& t);        // exec_misc.cpp: random, device_print, ...
+void register_register_execs(ExecTable& t);    // exec_register.cpp: registers (current language)
+/// The current language's pattern forms of iota / affine_select (exec_pattern.cpp), run when
+/// the instruction carries a "pattern" attribute.
+void exec_iota_pattern(Exec& ex, const ir::Instruction& in);
+void exec_affine_select_pattern(Exec& ex, const ir::Instruction& in);
 void register_partition_move_execs(ExecTable& t); // exec_partition_moves.cpp
 
 } // namespace nki::sim

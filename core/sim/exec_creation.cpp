@@ -46,6 +46,7 @@ void exec_nothing(Exec& ex, const Instruction& in) {
 // in 32-bit integers and cast to the output dtype. "affine" = [c, kind, id, coeff, ...] with
 // kind 0 = loop variable, 1 = program id, 2 = tile axis.
 void exec_iota(Exec& ex, const Instruction& in) {
+  if (ex.has_attr(in, "pattern")) return exec_iota_pattern(ex, in); // the current language
   std::vector<int64_t> aff = ex.attr_ints(in, "affine");
   if (aff.empty()) ex.unsupported("iota without its affine expression");
   Domain dom(ex.out_shape(in), in.mask, ex.env);

@@ -8,7 +8,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/diagnostics.h"
 #include "sim/exec.h"
+#include "sim/interpreter.h"
 #include "sim/simd.h"
 
 namespace nki::sim {
@@ -102,6 +104,14 @@ void matmul_f32(const float* S, int64_t mw, const float* V, int64_t nw, int64_t 
     }
 }
 
+// NKI 0.5.0's simulator warns when accumulate=True starts on PSUM nothing wrote (undefined on
+// hardware); once per run.
+void warn_once_accumulate(Exec& ex) {
+  for (const RunWarning& w : ex.log.warnings)
+    if (w.code == "accumulate-uninitialized-psum") return;
+  ex.warn(warn_accumulate_uninitialized_psum());
+}
+
 void exec_nc_matmul(Exec& ex, const Instruction& in) {
   std::vector<int64_t> shape = ex.out_shape(in);
   Domain dom(shape, in.mask, ex.env);
@@ -122,7 +132,10 @@ void exec_nc_matmul(Exec& ex, const Instruction& in) {
   ex.log.matmul_macs += k_s * mw * nw;
   R.resize(static_cast<size_t>(mw * nw));
   matmul_f32(S.data(), mw, V.data(), nw, k_s, R.data());
-  const bool acc = ex.attr_num(in, "accumulate", 0) != 0;
+  // accumulate: 0 overwrites, 1 adds; "auto" (the current language's accumulate=None) adds
+  // onto the elements some instruction already wrote and overwrites the others.
+  const bool autoacc = ex.attr_str(in, "accumulate") == "auto";
+  const bool acc = autoacc || ex.attr_num(in, "accumulate", 0) != 0;
   View out = ex.output(in, dom);
   const int rank = dom.rank();
   float cur[kChunk];
@@ -138,6 +151,20 @@ void exec_nc_matmul(Exec& ex, const Instruction& in) {
         write_f32(out, pos, lo + c, w, row + c);
         continue;
       }
+      if (autoacc) {
+        for (int64_t i = 0; i < w; ++i) {
+          float x = row[c + i];
+          if (out.buf->written.test(out.offset(pos, lo + c + i))) {
+            read_f32(out, pos, lo + c + i, 1, &cur[i], ex);
+            x += cur[i];
+          }
+          write_f32(out, pos, lo + c + i, 1, &x);
+        }
+        continue;
+      }
+      if (ex.opts && ex.opts->label_own_checks && !out.buf->written.all() &&
+          !out.buf->written.test(out.offset(pos, lo + c)))
+        warn_once_accumulate(ex);
       read_f32(out, pos, lo + c, w, cur, ex);
       for (int64_t i = 0; i < w; ++i) cur[i] += row[c + i];
       write_f32(out, pos, lo + c, w, cur);

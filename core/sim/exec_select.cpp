@@ -64,6 +64,7 @@ void exec_select(Exec& ex, const Instruction& in) {
 
 // out = (affine(t) <cmp> 0) ? on_true : on_false_value; "affine" = [c, kind, id, coeff, ...].
 void exec_affine_select(Exec& ex, const Instruction& in) {
+  if (ex.has_attr(in, "pattern")) return exec_affine_select_pattern(ex, in); // current language
   Domain dom(ex.out_shape(in), in.mask, ex.env);
   View x = ex.view(ex.need(in, "on_true_tile"), dom);
   float fv = static_cast<float>(ex.need(in, "on_false_value").scalar);

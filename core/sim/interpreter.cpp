@@ -21,10 +21,13 @@ Interpreter::Interpreter(const Kernel& k, Storage& storage, RunLog& log, const S
   ex_.env.iv.assign(k.loop_axes().size(), 0);
   for (TensorId p : k.params())
     if (ex_.plan.read_only[static_cast<size_t>(p)]) storage.buffer(p).read_only = true;
+  ex_.env.reg.assign(k.registers().size(), 0);
+  ex_.opts = &opts_;
 }
 
 void Interpreter::run_instance(const std::vector<int64_t>& pid) {
   ex_.env.pid = pid;
+  std::fill(ex_.env.reg.begin(), ex_.env.reg.end(), 0);
   ex_.start_instance();
   if (k_.root() != kNone) region(k_.region(k_.root()));
 }
@@ -81,6 +84,9 @@ void Interpreter::body(const Region& r) {
       continue;
     }
     after_if = false;
+    // The current language traces a kernel once per logical core: each instance runs its own.
+    if (child.payload.core >= 0 && (ex_.env.pid.empty() ? 0 : ex_.env.pid[0]) != child.payload.core)
+      continue;
     region(child);
   }
 }
@@ -220,8 +226,42 @@ int64_t Interpreter::read_scalar(const AccessPattern& ap, double* as_float) {
   return i;
 }
 
+void Interpreter::register_loop(const Region& r, const LoopAxis& a) {
+  // `for iv in [lb, ub) step s` on the hardware: the bounds are read when the loop starts and
+  // the upper bound again before every iteration (a compare-and-branch on the register, as
+  // KLR lowers it); the iteration value is the loop's own, written into iv_register at the
+  // start of each iteration (writing the register inside the body does not change the count).
+  auto value = [&](RegisterId reg, int64_t imm) {
+    return reg != kNone ? ex_.env.reg.at(static_cast<size_t>(reg)) : imm;
+  };
+  int64_t& iv = ex_.env.reg.at(static_cast<size_t>(a.iv_register));
+  const int64_t step = a.stride > 0 ? a.stride : 1;
+  int64_t n = 0;
+  for (int64_t i = value(a.lb_register, a.lb); i < value(a.ub_register, a.ub); i += step) {
+    if (++n > opts_.while_limit) err_while_limit(n - 1, r.loc);
+    iv = i;
+    body(r);
+  }
+}
+
+void Interpreter::register_while(const Region& r) {
+  const int64_t& c = ex_.env.reg.at(static_cast<size_t>(r.payload.while_register));
+  for (int64_t n = 0; c != 0; ++n) {
+    if (n >= opts_.while_limit) err_while_limit(n, r.loc);
+    body(r);
+  }
+}
+
 void Interpreter::loop(const Region& r) {
   const LoopAxis& a = k_.loop_axis(r.payload.axis);
+  if (a.tag == LoopAxis::Tag::UnrolledAxis) { // the iterations are the region's children
+    body(r);
+    return;
+  }
+  if (a.tag == LoopAxis::Tag::DynamicAxis && a.iv_register != kNone) {
+    register_loop(r, a);
+    return;
+  }
   int64_t& iv = ex_.env.iv.at(static_cast<size_t>(r.payload.axis));
   if (a.tag == LoopAxis::Tag::DynamicAxis) {
     int64_t trip = read_scalar(a.dynamic_trip);
@@ -243,6 +283,10 @@ void Interpreter::loop(const Region& r) {
 }
 
 void Interpreter::while_loop(const Region& r) {
+  if (r.payload.while_register != kNone) {
+    register_while(r);
+    return;
+  }
   const ScalarCondition& c = r.payload.condition;
   for (int64_t n = 1;; ++n) {
     body(r);

@@ -1,9 +1,12 @@
 #pragma once
 /// Walks a kernel's regions as the printer does and executes its instructions: loops (affine,
-/// sequential, dynamic trip counts read at run time), IfScope predicates with their else
-/// branches, do-while WhileScopes, one SPMD instance at a time.
+/// sequential, dynamic trip counts read at run time, the current language's loops over
+/// registers), IfScope predicates with their else branches, do-while WhileScopes and the
+/// current language's pre-checked `while reg != 0`, one SPMD instance at a time. An unrolled
+/// loop's regions are its iterations, run in order.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ir/ir.h"
@@ -15,6 +18,13 @@ namespace nki::sim {
 struct SimOptions {
   int64_t sbuf_bytes = 192 * 1024; ///< usable SBUF per partition (trn1; trn2: 224 KiB)
   int64_t while_limit = 1000000;   ///< iterations after which a do-while loop is an error
+  /// The current language's simulator contract (NKI 0.6.0): integers never written read as 4
+  /// (Beta 1: 0); NKI_PRECISE_FP; checks NKI's own simulator does not make (never-written
+  /// reads, capacity) are labelled as nki-playground's.
+  int64_t unwritten_int = 0;
+  bool precise_fp = true;
+  bool label_own_checks = false;
+  std::string target = "trn1"; ///< "trn1", "trn2" or "trn3"
 };
 
 class Interpreter {
@@ -34,7 +44,9 @@ private:
   /// reads and does not define fully written); false (nothing done) otherwise.
   bool run_strips(const StripGroup& g);
   void loop(const ir::Region& r);
+  void register_loop(const ir::Region& r, const ir::LoopAxis& a);
   void while_loop(const ir::Region& r);
+  void register_while(const ir::Region& r);
   int64_t read_scalar(const ir::AccessPattern& ap, double* as_float = nullptr);
 
   const ir::Kernel& k_;

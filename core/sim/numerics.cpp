@@ -72,13 +72,29 @@ float decode_small(uint32_t v, int e, int m) {
   return sign ? -mag : mag;
 }
 
+// The current language's OCP float8_e4m3fn (bias 7, no inf, S.1111.111 is NaN, max 448) and
+// float8_e8m0fnu (2^(e - 127), 0xff is NaN).
+float decode_e4m3fn(uint32_t b) {
+  if ((b & 0x7fu) == 0x7fu) return std::numeric_limits<float>::quiet_NaN();
+  float sign = (b & 0x80u) ? -1.0f : 1.0f;
+  uint32_t e = (b >> 3) & 0xfu, m = b & 7u;
+  if (e == 0) return sign * std::ldexp(static_cast<float>(m), -9);
+  return sign * std::ldexp(static_cast<float>(8 + m), static_cast<int>(e) - 10);
+}
+float decode_e8m0(uint32_t b) {
+  return b == 0xffu ? std::numeric_limits<float>::quiet_NaN()
+                    : std::ldexp(1.0f, static_cast<int>(b) - 127);
+}
+
 struct Luts {
-  float fp8e4[256], fp8e5[256];
+  float fp8e4[256], fp8e5[256], fp8e4fn[256], fp8e8m0[256];
   std::vector<float> f16;
   Luts() : f16(65536) {
     for (uint32_t i = 0; i < 256; ++i) {
       fp8e4[i] = decode_small(i, 4, 3);
       fp8e5[i] = decode_small(i, 5, 2);
+      fp8e4fn[i] = decode_e4m3fn(i);
+      fp8e8m0[i] = decode_e8m0(i);
     }
     for (uint32_t i = 0; i < 65536; ++i) f16[i] = decode_small(i, 5, 10);
   }
@@ -86,6 +102,37 @@ struct Luts {
 const Luts& luts() {
   static const Luts l;
   return l;
+}
+
+// Nearest code of a table of `n` ascending non-negative values (codes 0..n-1), ties to the
+// even code; beyond the last value's half step: `overflow`.
+uint8_t nearest_code(const float* table, int n, float a, uint8_t overflow) {
+  if (a > table[n - 1] + (table[n - 1] - table[n - 2]) / 2) return overflow;
+  int lo = 0, hi = n - 1;
+  while (lo < hi) { // first code >= a
+    int mid = (lo + hi) / 2;
+    if (table[mid] < a)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0) return 0;
+  float below = table[lo - 1], above = table[lo];
+  if (a - below < above - a) return static_cast<uint8_t>(lo - 1);
+  if (a - below > above - a) return static_cast<uint8_t>(lo);
+  return static_cast<uint8_t>(((lo - 1) & 1) ? lo : lo - 1);
+}
+
+uint8_t f32_to_e4m3fn(float x) {
+  if (std::isnan(x)) return 0x7f;
+  uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  uint8_t code = nearest_code(luts().fp8e4fn, 127, std::fabs(x), 0x7f); // 0..126 finite
+  return code == 0x7f ? static_cast<uint8_t>(0x7f | sign) : static_cast<uint8_t>(code | sign);
+}
+
+uint8_t f32_to_e8m0(float x) {
+  if (std::isnan(x) || x < 0) return 0xff;
+  return nearest_code(luts().fp8e8m0, 255, x, 0xff);
 }
 
 inline uint32_t f32_to_tf32_bits(float x) {
@@ -160,6 +207,7 @@ void store_int(DType t, uint8_t* p, int64_t v) {
     break;
   case DType::UInt16:
   case DType::Int16:
+  case DType::Float4E2M1FNX4: // packed types: their bits
     store_raw<uint16_t>(p, static_cast<uint16_t>(v));
     break;
   default:
@@ -176,10 +224,13 @@ int64_t load_int(DType t, const uint8_t* p) {
   case DType::Int8:
     return static_cast<int8_t>(*p);
   case DType::UInt16:
+  case DType::Float4E2M1FNX4: // packed types: their bits
     return load_raw<uint16_t>(p);
   case DType::Int16:
     return load_raw<int16_t>(p);
   case DType::UInt32:
+  case DType::Float8E5M2X4:
+  case DType::Float8E4M3FNX4:
     return load_raw<uint32_t>(p);
   default:
     return load_raw<int32_t>(p);
@@ -215,6 +266,10 @@ float round_to(DType t, float x) {
     return luts().fp8e4[encode_small(x, 4, 3)];
   case DType::Float8E5M2:
     return luts().fp8e5[encode_small(x, 5, 2)];
+  case DType::Float8E4M3FN:
+    return luts().fp8e4fn[f32_to_e4m3fn(x)];
+  case DType::Float8E8M0FNU:
+    return luts().fp8e8m0[f32_to_e8m0(x)];
   default:
     return x;
   }
@@ -234,6 +289,10 @@ float load_f32(DType t, const uint8_t* p) {
     return luts().fp8e4[*p];
   case DType::Float8E5M2:
     return luts().fp8e5[*p];
+  case DType::Float8E4M3FN:
+    return luts().fp8e4fn[*p];
+  case DType::Float8E8M0FNU:
+    return luts().fp8e8m0[*p];
   default:
     return static_cast<float>(load_int(t, p));
   }
@@ -258,6 +317,12 @@ void store_f32(DType t, uint8_t* p, float v) {
     break;
   case DType::Float8E5M2:
     *p = f32_to_fp8_bits(v, 5, 2);
+    break;
+  case DType::Float8E4M3FN:
+    *p = f32_to_e4m3fn(v);
+    break;
+  case DType::Float8E8M0FNU:
+    *p = f32_to_e8m0(v);
     break;
   default:
     store_int(t, p, float_to_int(t, v));
@@ -327,9 +392,14 @@ void encode_i64(DType t, uint8_t* dst, int64_t stride, int64_t n, const int64_t*
   for (int64_t i = 0; i < n; ++i) store_int(t, dst + i * bs, in[i]);
 }
 
-void fill_unwritten(DType t, uint8_t* dst, int64_t n) {
+void fill_unwritten(DType t, uint8_t* dst, int64_t n, int64_t int_fill) {
   if (!ir::dtype_is_float(t)) {
-    std::memset(dst, 0, static_cast<size_t>(n) * elem_size(t));
+    if (int_fill == 0) {
+      std::memset(dst, 0, static_cast<size_t>(n) * elem_size(t));
+      return;
+    }
+    const int s = elem_size(t);
+    for (int64_t i = 0; i < n; ++i) encode_i64(t, dst + i * s, 1, 1, &int_fill);
     return;
   }
   uint8_t one[4];

@@ -49,8 +49,9 @@ void encode_i64(DType t, uint8_t* dst, int64_t stride, int64_t n, const int64_t*
 float load_f32(DType t, const uint8_t* p);
 void store_f32(DType t, uint8_t* p, float v);
 
-/// The bytes of "never written" memory: a quiet NaN for float dtypes, zero for integers.
-void fill_unwritten(DType t, uint8_t* dst, int64_t n);
+/// The bytes of "never written" memory: a quiet NaN for float dtypes, `int_fill` for integers
+/// (0 for Beta 1; 4, NKI 0.6.0's simulator sentinel, for the current language).
+void fill_unwritten(DType t, uint8_t* dst, int64_t n, int64_t int_fill = 0);
 
 /// Bit-level encoders of single values (exposed for tests).
 uint16_t f32_to_bf16_bits(float x);

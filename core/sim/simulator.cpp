@@ -3,6 +3,8 @@
 #include "sema/sema.h"
 #include "sim/capacity.h"
 #include "sim/diagnostics.h"
+#include "sim/liveness.h"
+#include "sim/numerics.h"
 #include "util/json.h"
 
 namespace nki::sim {
@@ -10,7 +12,8 @@ namespace nki::sim {
 using namespace nki::ir;
 
 Simulator::Simulator(std::shared_ptr<const Kernel> kernel, SimOptions opts)
-    : kernel_(std::move(kernel)), opts_(opts), storage_(*kernel_) {}
+    : kernel_(std::move(kernel)), opts_(opts),
+      storage_(*kernel_, MemoryOptions{opts.unwritten_int, opts.precise_fp}) {}
 
 uint8_t* Simulator::input(size_t i) {
   if (i >= num_inputs())
@@ -28,7 +31,14 @@ int64_t Simulator::input_nbytes(size_t i) const {
 void Simulator::run() {
   if (ran_) throw sema::InternalError("a Simulator runs once");
   ran_ = true;
-  check_capacity(*kernel_, opts_.sbuf_bytes);
+  if (kernel_->language().empty()) {
+    check_capacity(*kernel_, opts_.sbuf_bytes);
+  } else {
+    for (const CapacityWarning& w : capacity_by_liveness(*kernel_, opts_.sbuf_bytes, opts_.target))
+      log_.warnings.push_back(
+          {w.warning.code.str(), w.warning.message, w.loc,
+           (w.loc.known() ? w.loc.str() + ": " : "") + "warning: " + w.warning.message});
+  }
   for (TensorId p : kernel_->params()) storage_.buffer(p); // created written
   Interpreter interp(*kernel_, storage_, log_, opts_);
   const std::vector<int64_t>& grid = kernel_->grid();
@@ -51,7 +61,17 @@ const Tensor& Simulator::output_tensor(size_t i) const {
 }
 
 const uint8_t* Simulator::output(size_t i) {
-  return storage_.buffer(kernel_->outputs().at(i)).bytes();
+  Buffer& b = storage_.buffer(kernel_->outputs().at(i));
+  const Tensor& t = output_tensor(i);
+  if (b.dtype == t.dtype) return b.bytes();
+  // precise_fp off: the tensor was computed in fp32; the host gets its declared dtype.
+  if (converted_.size() <= i) converted_.resize(i + 1);
+  std::vector<uint8_t>& out = converted_[i];
+  if (out.empty()) {
+    out.resize(static_cast<size_t>(output_nbytes(i)));
+    encode_f32(t.dtype, out.data(), 1, b.elems, reinterpret_cast<const float*>(b.bytes()));
+  }
+  return out.data();
 }
 
 int64_t Simulator::output_nbytes(size_t i) const {
@@ -63,7 +83,24 @@ int64_t Simulator::output_nbytes(size_t i) const {
 
 SimOptions options_for_target(const std::string& target) {
   SimOptions o;
-  if (target == "trn2" || target == "gen3") o.sbuf_bytes = 224 * 1024;
+  if (target == "trn2" || target == "gen3") {
+    o.sbuf_bytes = 224 * 1024;
+    o.target = "trn2";
+  } else if (target == "trn3" || target == "gen4") {
+    o.sbuf_bytes = 256 * 1024; // 32 MiB over 128 partitions (Trainium3 architecture guide)
+    o.target = "trn3";
+  }
+  return o;
+}
+
+SimOptions options_from_json(const std::string& json) {
+  util::Json j = util::Json::parse(json.empty() ? "{}" : json);
+  SimOptions o = options_for_target(j.get_string("target", "trn1"));
+  if (!j.get_string("language").empty()) {
+    o.unwritten_int = 4;
+    o.label_own_checks = true;
+  }
+  if (j["precise_fp"].is_bool()) o.precise_fp = j["precise_fp"].boolean();
   return o;
 }
 

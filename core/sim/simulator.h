@@ -53,9 +53,14 @@ private:
   Storage storage_;
   RunLog log_;
   bool ran_ = false;
+  std::vector<std::vector<uint8_t>> converted_; // outputs held as fp32 (precise_fp off)
 };
 
-/// Options for a target: "trn1" (default) or "trn2".
+/// Options for a target: "trn1" (default), "trn2" or "trn3" (also "gen2".."gen4").
 SimOptions options_for_target(const std::string& target);
+/// Options as the surfaces send them: {"target", "language"?, "precise_fp"?}. A "language"
+/// (the current one, "nki 0.6.0") selects NKI 0.6.0's simulator contract: never-written integers
+/// read 4 and nki-playground's own checks are labelled; "precise_fp" is NKI_PRECISE_FP.
+SimOptions options_from_json(const std::string& json);
 
 } // namespace nki::sim

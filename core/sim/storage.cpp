@@ -9,9 +9,16 @@ namespace nki::sim {
 
 using namespace nki::ir;
 
-Storage::Storage(const Kernel& k)
-    : k_(k), bufs_(k.tensors().size()), redirects_(k.tensors().size()),
+Storage::Storage(const Kernel& k, MemoryOptions opts)
+    : k_(k), opts_(opts), bufs_(k.tensors().size()), redirects_(k.tensors().size()),
       strips_(k.tensors().size()) {}
+
+namespace {
+bool low_precision(DType t) {
+  return t == DType::BFloat16 || t == DType::Float16 || t == DType::TFloat32 ||
+         t == DType::Float8E4M3 || t == DType::Float8E5M2;
+}
+} // namespace
 
 TensorId Storage::base(TensorId t) const {
   const Tensor& x = k_.tensor(t);
@@ -25,6 +32,10 @@ Buffer& Storage::buffer(TensorId t) {
   const Tensor& x = k_.tensor(b);
   auto buf = std::make_unique<Buffer>();
   buf->dtype = x.dtype;
+  // Inputs keep the bytes the host gave; computed low-precision tensors hold fp32 values.
+  if (!opts_.precise_fp && low_precision(x.dtype) && x.role == TensorRole::Local)
+    buf->dtype = DType::Float32;
+  buf->int_fill = opts_.int_fill;
   buf->elems = 1;
   for (int64_t s : x.shape) buf->elems *= s;
   int64_t nbytes = buf->nbytes();
@@ -61,7 +72,7 @@ void Storage::materialize(TensorId t) {
   if (b.written.all()) return;
   const int es = dtype_size(b.dtype);
   uint8_t one[4];
-  fill_unwritten(b.dtype, one, 1);
+  fill_unwritten(b.dtype, one, 1, b.int_fill);
   for (int64_t i = 0; i < b.elems; ++i)
     if (!b.written.test(i)) std::memcpy(b.bytes() + i * es, one, es);
 }

@@ -43,7 +43,9 @@ private:
 };
 
 struct Buffer {
-  ir::DType dtype = ir::DType::Float32; ///< dtype of the base tensor
+  ir::DType dtype = ir::DType::Float32; ///< dtype of the base tensor (float32 for a
+                                        ///< low-precision tensor when precise_fp is off)
+  int64_t int_fill = 0;                 ///< what a never-written integer element reads as
   int64_t elems = 0;
   std::unique_ptr<uint64_t[]> words; ///< the bytes, 8-byte aligned
   uint8_t* bytes() const { return reinterpret_cast<uint8_t*>(words.get()); }
@@ -61,9 +63,17 @@ struct Redirect {
   std::vector<int64_t> stride; ///< per dimension of the tile
 };
 
+/// How memory behaves: the never-written integer value (Beta 1 reads 0; the current
+/// language's simulator fills new tensors with 4) and NKI_PRECISE_FP (on: bf16/fp16/fp8/tf32
+/// tensors keep their own bytes; off: they are kept as float32, rounded only at the outputs).
+struct MemoryOptions {
+  int64_t int_fill = 0;
+  bool precise_fp = true;
+};
+
 class Storage {
 public:
-  explicit Storage(const ir::Kernel& k);
+  explicit Storage(const ir::Kernel& k, MemoryOptions opts = {});
 
   /// The buffer of tensor `t` (its base's, for an alias), created on first use.
   Buffer& buffer(ir::TensorId t);
@@ -108,6 +118,7 @@ public:
 
 private:
   const ir::Kernel& k_;
+  MemoryOptions opts_;
   std::vector<std::unique_ptr<Buffer>> bufs_; // by base tensor id
   std::vector<Redirect> redirects_, strips_;  // by tensor id
   int64_t allocated_ = 0, peak_ = 0;

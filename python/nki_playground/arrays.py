@@ -5,17 +5,26 @@ from . import dtype_values
 from .standins import ensure_numpy, is_fallback
 
 _ALIASES = {"bool": "bool_", "float8_e4m3fn": "float8_e4m3", "float8_e5m2fn": "float8_e5m2"}
+# The current language names ml_dtypes' types as they are: float8_e4m3fn is the OCP format.
+_CURRENT_ALIASES = {"bool": "bool_"}
 
 
-def dtype_name(dtype):
+def dtype_name(dtype, current=False):
     """The NKI name of a NumPy dtype or type (``bool`` is ``bool_``, ml_dtypes' fp8 names are
-    NKI's); strings pass through the same aliases."""
+    Beta 1's, or with ``current`` the current language's); strings pass through the same
+    aliases."""
+    aliases = _CURRENT_ALIASES if current else _ALIASES
     if isinstance(dtype, str):
-        return _ALIASES.get(dtype, dtype)
+        return aliases.get(dtype, dtype)
     name = getattr(dtype, "__name__", None) if isinstance(dtype, type) else getattr(dtype, "name", None)
     if isinstance(name, str):
-        return _ALIASES.get(name, name)
+        return aliases.get(name, name)
     raise TypeError(f"not a dtype: {dtype!r}")
+
+
+def numpy_dtype(np, name):
+    """NumPy's dtype for NKI dtype ``name``, or None when NumPy has none."""
+    return _numpy_dtype(np, name)
 
 
 def _numpy_dtype(np, name):

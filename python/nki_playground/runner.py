@@ -9,7 +9,7 @@ import os
 import sys
 import types
 
-from . import arrays, errors as _errors, loc as _loc, results as _results
+from . import arrays, errors as _errors, languages, loc as _loc, results as _results
 from .standins import ensure_numpy, is_fallback
 
 
@@ -84,7 +84,7 @@ def simulate_source(source, filename, kernel, spec_json, blob, grid_json):
     raw = blob.to_bytes() if hasattr(blob, "to_bytes") else bytes(blob)
 
     def after(module):
-        front_end, target = _pick_kernel(module, kernel)
+        front_end, target = _pick_kernel(module, kernel, source)
         args, kwargs = [], {}
         for item in spec:
             if "scalar" in item:
@@ -111,14 +111,20 @@ def _front_end_of(value):
     return None
 
 
-def _default_front_end():
+def _default_front_end(source):
+    """The front end of the file's language (what it imports; Beta 1 when it imports none)."""
     if not FRONT_ENDS:
-        raise ValueError("simulate: the script imports no NKI front end (neuronxcc.nki)")
+        raise ValueError("simulate: the script imports no NKI front end (nki, neuronxcc.nki)")
+    wanted = languages.front_end_of(source) or "neuronxcc.nki"
+    for fe in FRONT_ENDS:
+        if fe.name == wanted:
+            return fe
     return FRONT_ENDS[0]
 
 
-def _pick_kernel(module, name):
-    """(front end, kernel) of the script's kernel ``name`` (or of its only kernel)."""
+def _pick_kernel(module, name, source=""):
+    """(front end, kernel) of the script's kernel ``name`` (or of its only kernel); a plain
+    function becomes a kernel of the file's language."""
     kernels = {k: v for k, v in vars(module).items() if _front_end_of(v) is not None}
     if name:
         found = vars(module).get(name)
@@ -126,7 +132,7 @@ def _pick_kernel(module, name):
         if fe is not None:
             return fe, found
         if callable(found) and hasattr(found, "__code__"):
-            fe = _default_front_end()
+            fe = _default_front_end(source)
             return fe, fe.as_kernel(found)
         raise ValueError(f"simulate: the script has no kernel named '{name}'; its @nki.jit "
                          f"kernels: {', '.join(sorted(kernels)) or 'none'}")

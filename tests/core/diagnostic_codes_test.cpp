@@ -56,7 +56,10 @@ std::vector<std::string> declared_builders() {
 
 /// Names raise_by_name accepts (the surface's door to the core's messages).
 std::vector<std::string> raise_by_name_names() {
-  std::string text = read(kRoot / "core" / "sema" / "sema.cpp");
+  // Beta 1's names (sema.cpp) and the current language's (sema_current.cpp, which raise_by_name
+  // falls back to).
+  std::string text = read(kRoot / "core" / "sema" / "sema.cpp") +
+                     read(kRoot / "core" / "sema" / "sema_current.cpp");
   std::regex name(R"re(name == "(err_[a-z0-9_]+)")re");
   std::vector<std::string> names;
   for (std::sregex_iterator it(text.begin(), text.end(), name), end; it != end; ++it)

@@ -1,7 +1,7 @@
 // Every opcode the core emits has an executor: the opcodes are read from the op families'
-// sources (make_inst("...")) and from docs/ops/*.md, so a new opcode without an executor
-// fails here (until it executes, the simulator refuses it with "not supported in the
-// simulator yet: <opcode>").
+// sources (make_inst("...") in core/lang and core/isa) and from docs/ops/*.md, so a new opcode
+// without an executor fails here (until it executes, the simulator refuses it with "not supported
+// in the simulator yet: <opcode>").
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -24,12 +24,14 @@ std::string read_file(const std::filesystem::path& p) {
 std::set<std::string> opcodes_in_sources() {
   std::set<std::string> out;
   std::regex make_inst(R"re(make_inst\("([a-z0-9_]+)")re");
-  for (const auto& e :
-       std::filesystem::directory_iterator(std::string(NKI_SOURCE_DIR) + "/core/lang")) {
-    if (e.path().extension() != ".cpp") continue;
-    std::string text = read_file(e.path());
-    for (std::sregex_iterator it(text.begin(), text.end(), make_inst), end; it != end; ++it)
-      out.insert((*it)[1]);
+  for (const char* folder : {"/core/lang", "/core/isa"}) { // Beta 1's ops, the current language's
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::string(NKI_SOURCE_DIR) + folder)) {
+      if (e.path().extension() != ".cpp") continue;
+      std::string text = read_file(e.path());
+      for (std::sregex_iterator it(text.begin(), text.end(), make_inst), end; it != end; ++it)
+        out.insert((*it)[1]);
+    }
   }
   // Opcodes named by a variable: the creation APIs (nl.ndarray/zeros/ones/full), bn_stats /
   // bn_aggr (their API name), aliases and constants (ops_tensor_views / ops_constants).

@@ -27,7 +27,7 @@ function jsBits(name, bytes, n) {
 }
 
 describe("NKI-only float types: Python and JS decode alike", () => {
-  for (const name of ["float8_e4m3", "float8_e5m2"]) {
+  for (const name of ["float8_e4m3", "float8_e5m2", "float8_e4m3fn", "float8_e8m0fnu"]) {
     test(`${name}: all 256 codes`, () => {
       const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
       expect(jsBits(name, bytes, 256)).toEqual(pythonBits(name, bytes));

@@ -20,7 +20,7 @@ const NON_FINITE = ["NaN", "Infinity", "-Infinity"];
 let runtime;
 let err = "";
 /** Documents by source: [{label, doc}] (doc = JSON.parse of the printer's own bytes). */
-const docs = { kernels: [], simCases: [], simCommitted: [], docExamples: [], snippets: [] };
+const docs = { kernels: [], simCases: [], simCommitted: [], docExamples: [], snippets: [], current: [] };
 
 /** Runs a script file or source; returns its traces' parsed JSON, labelled. */
 function traced(label, run) {
@@ -52,6 +52,8 @@ beforeAll(async () => {
       docs.docExamples.push(...traced(`docs/${md}:${ex.line}`, () => runtime.runSource(ex.source, { filename: `docs/${md}` })));
     }
   }
+  // The current language's constructs, as the core's own test builds and pins them.
+  docs.current.push({ label: "tests/golden/current_core.json", doc: JSON.parse(readFileSync("tests/golden/current_core.json", "utf8")) });
   for (const [name, body] of Object.entries(SNIPPETS)) {
     docs.snippets.push(...traced(name, () => runtime.runSource(SNIPPET_HEAD + body, { filename: `${name}.py` })));
   }
@@ -113,6 +115,12 @@ describe("docs/ir.schema.json holds for the printer's output", () => {
     expect(invalid(docs.simCommitted)).toEqual({});
   });
 
+  test("the current language's IR (tests/golden/current_core.json, pinned by ctest)", () => {
+    expect(invalid(docs.current)).toEqual({});
+    const seen = features(docs.current[0].doc);
+    expect(["UnrolledAxis", "DynamicAxis", "var register", "indirect", "tag core", "tag iteration"].filter((f) => !seen.has(f))).toEqual([]);
+  });
+
   test("the docs' NKI examples (docs/*.md, as `nki-playground check` runs them)", () => {
     expect(docs.docExamples.length).toBeGreaterThan(0);
     expect(invalid(docs.docExamples)).toEqual({});
@@ -168,6 +176,10 @@ const MUTATIONS = [
   { def: "term", what: "tile term with an offset", pick: (o) => o.var === "tile", mutate: (o) => (o.off = 1), at: (p) => `${p}/off`, message: "is not allowed here" },
   { def: "term", what: "unknown var kind", pick: (o) => o.var === "loop", mutate: (o) => (o.var = "iv"), at: (p) => `${p}/var`, message: "must be one of" },
   { def: "predicate", what: "empty mask", pick: (o) => o.mask, mutate: (o) => (o.mask = []), at: (p) => `${p}/mask`, message: "at least 1 item" },
+  { def: "registerId", what: "negative induction register", pick: (o) => "iv_register" in o, mutate: (o) => (o.iv_register = -1), at: (p) => `${p}/iv_register`, message: "must be >= 0" },
+  { def: "register", what: "register without loc", pick: (o, p) => /^\/registers\/\d+$/.test(p), mutate: (o) => delete o.loc, at: (p) => p, message: 'missing required property "loc"' },
+  { def: "loopAxis", what: "UnrolledAxis without iterates", pick: (o) => o.tag === "UnrolledAxis", mutate: (o) => delete o.iterates, at: (p) => p, message: 'missing required property "iterates"' },
+  { def: "operand", what: "register and scalar", pick: (o) => o.role && "register" in o, mutate: (o) => (o.scalar = 1), at: (p) => p, message: "matches 2 oneOf alternatives" },
   { def: "predicate", what: "unknown comparison", pick: (o) => o.lhs && o.rhs, mutate: (o) => (o.op = "=<"), at: (p) => `${p}/op`, message: "must be one of" },
 ];
 
@@ -185,7 +197,7 @@ describe("the schema rejects broken documents with a useful path", () => {
   });
 
   test.each(MUTATIONS.map((m) => [`${m.def}: ${m.what}`, m]))("%s", (_, m) => {
-    const pool = [...docs.snippets, ...docs.kernels];
+    const pool = [...docs.snippets, ...docs.kernels, ...docs.current];
     const source = pool.find(({ doc }) => [...objects(doc)].some(([o, p]) => m.pick(o, p)));
     expect(source, "no document has what this mutation breaks").toBeDefined();
     const doc = structuredClone(source.doc);

@@ -2,7 +2,7 @@
 // Node has too): round trips, and links written by every released version keep decoding.
 import { describe, expect, test } from "vitest";
 
-import { decodeState, encodeState, fromBase64Url, toBase64Url, VERSIONS } from "../../web/src/share/codec.js";
+import { decodeState, encodeState, fromBase64Url, languageNotice, toBase64Url, VERSIONS } from "../../web/src/share/codec.js";
 
 // Written by the v1 encoder; never regenerate: old links in the wild look exactly like this.
 const FROZEN = {
@@ -48,5 +48,20 @@ describe("share codec", () => {
     await expect(decodeState("#constructor/x")).rejects.toThrow(/unknown link format/);
     const noCode = await encodeState({ code: 1, example: null, layout: {} });
     await expect(decodeState(noCode)).rejects.toThrow(/no code/);
+  });
+
+  test("a link records the languages its code imports; one this playground does not run is noticed", async () => {
+    const layout = { top: "ir", bottom: "output", splitX: 0.5, splitY: 0.68 };
+    const both = { code: "import nki\nimport neuronxcc.nki as bnki\n", example: null, layout };
+    const decoded = await decodeState(await encodeState(both));
+    expect(decoded).toEqual({ ...both, language: ["nki@0.6.0", "beta1@beta1"] });
+    expect(languageNotice(decoded)).toBe("");
+    const none = { code: "print(1)\n", example: null, layout };
+    expect(await decodeState(await encodeState(none))).toEqual(none);
+    expect(languageNotice({ language: ["nki@0.7.0", "nki@0.6.0"] })).toBe(
+      "This link was written for nki@0.7.0; this playground runs NKI 0.6.0 and NKI Beta 1.",
+    );
+    expect(languageNotice({ language: "nki@0.7.0" })).toBe("");
+    expect(languageNotice(null)).toBe("");
   });
 });

@@ -72,13 +72,12 @@ private:
   nki::sim::Simulator sim_;
 };
 
-/// A simulation of `trace`'s kernel. opts: {"target": "trn1"|"trn2"}.
+/// A simulation of `trace`'s kernel. opts: sim::options_from_json's
+/// {"target": "trn1"|"trn2"|"trn3", "language"?, "precise_fp"?}.
 std::shared_ptr<Simulation> new_simulation(const nki::bind::Trace& trace,
                                            const std::string& opts_json) {
   return guard([&] {
-    nki::util::Json opts = nki::util::Json::parse(opts_json.empty() ? "{}" : opts_json);
-    auto o = nki::sim::options_for_target(opts.get_string("target", "trn1"));
-    return std::make_shared<Simulation>(trace.kernel(), o);
+    return std::make_shared<Simulation>(trace.kernel(), nki::sim::options_from_json(opts_json));
   });
 }
 

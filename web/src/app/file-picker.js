@@ -1,6 +1,8 @@
-// The toolbar's file menu ("Your files", then the examples) and the editor pane's title (the
-// file name the code runs under, and Rename for the user's files). It only shows the state and
+// The toolbar's file menu ("Your files", then the examples of each NKI language) and the editor
+// pane's title (the file name the code runs under, the code's language, and Rename for the
+// user's files). It only shows the state and
 // reports what the user picked or typed; page.js changes the state (files.js rules).
+import { LANGUAGES, detectLanguage } from "../../../runtime/language.mjs";
 import { examples } from "../editor/examples.js";
 import { checkName } from "./files.js";
 import { fileName } from "./state.js";
@@ -22,6 +24,7 @@ export function createFilePicker({ getState, onPick, onRename }) {
   const form = document.getElementById("rename-form");
   const input = document.getElementById("rename-input");
   const error = document.getElementById("rename-error");
+  const language = document.getElementById("language");
 
   function render() {
     const state = getState();
@@ -32,14 +35,31 @@ export function createFilePicker({ getState, onPick, onRename }) {
       option.dataset.index = String(i);
       yours.append(option);
     });
-    const group = document.createElement("optgroup");
-    group.label = "Examples";
-    group.append(...examples.map((e) => Object.assign(new Option(e.name, e.name), { title: e.title })));
-    select.replaceChildren(...(state.files.length ? [yours] : []), group);
+    // The examples, one group per NKI language.
+    const groups = Object.values(LANGUAGES).map((lang) => {
+      const group = document.createElement("optgroup");
+      group.label = `Examples: ${lang.label} (${lang.importLine})`;
+      group.dataset.language = lang.id;
+      group.append(
+        ...examples
+          .filter((e) => e.language === lang.id)
+          .map((e) => Object.assign(new Option(e.name, e.name), { title: e.title })),
+      );
+      return group;
+    });
+    select.replaceChildren(...(state.files.length ? [yours] : []), ...groups.filter((g) => g.children.length));
     select.value = state.example ?? FILE_PREFIX + state.files[state.current].name;
     title.textContent = fileName(state);
     kind.textContent = state.example !== null ? "example" : "your file";
     rename.hidden = state.example !== null || !form.hidden;
+    showLanguage(state.code);
+  }
+
+  /** The label of the code's language (what it imports). */
+  function showLanguage(code) {
+    const lang = detectLanguage(code);
+    language.dataset.language = lang.id;
+    language.textContent = lang.label;
   }
 
   select.addEventListener("change", () => {
@@ -87,5 +107,5 @@ export function createFilePicker({ getState, onPick, onRename }) {
   });
 
   render();
-  return { render };
+  return { render, showLanguage };
 }

@@ -15,7 +15,7 @@ import { createEditor } from "../editor/editor.js";
 import { adoptStyle } from "../adopt-style.js";
 import editorCss from "./editor.css?inline";
 import { findExample } from "../editor/examples.js";
-import { decodeState, encodeState } from "../share/codec.js";
+import { decodeState, encodeState, languageNotice } from "../share/codec.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
@@ -80,6 +80,7 @@ export async function startPage(client) {
   try {
     const shared = await decodeState(location.hash);
     if (shared) state = sanitizeState(shared, state);
+    showNotice(languageNotice(shared));
   } catch (err) {
     showNotice(`This link could not be opened: ${err.message}. Showing your saved code instead.`);
   }
@@ -109,6 +110,7 @@ export async function startPage(client) {
       state.code = text;
       if (state.example === null) state.files[state.current].code = text;
       else if (text !== findExample(state.example)?.source) forkExample(text);
+      picker.showLanguage(text);
       persist();
     },
     onRun: () => run(),
@@ -329,6 +331,7 @@ export async function startPage(client) {
       const shared = await decodeState(location.hash);
       if (!shared) return;
       state = sanitizeState(shared, state);
+      showNotice(languageNotice(shared));
       editor.setText(state.code);
       layout.apply(state.layout);
       picker.render();

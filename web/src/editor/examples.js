@@ -1,5 +1,8 @@
-// The examples menu, built at build time from kernels/*.py: each file's name and the first
-// line of its module docstring (the menu entry's title).
+// The examples menu, built at build time from kernels/*.py: each file's name, the first line of
+// its module docstring (the menu entry's title) and the NKI language it is written in (what it
+// imports: runtime/language.mjs).
+import { detectLanguage } from "../../../runtime/language.mjs";
+
 const files = import.meta.glob("../../../kernels/*.py", { query: "?raw", import: "default", eager: true });
 
 /** First line of a module docstring, or "" when the file does not start with one. */
@@ -8,11 +11,12 @@ export function docstringTitle(source) {
   return m ? m[2].replace(/("""|''')\s*$/, "").trim() : "";
 }
 
-/** [{name: "tensor_add", file: "tensor_add.py", title, source}] sorted by name. */
+/** [{name: "tensor_add", file: "tensor_add.py", title, source, language}] sorted by name. */
 export const examples = Object.entries(files)
   .map(([path, source]) => {
     const file = path.split("/").pop();
-    return { name: file.replace(/\.py$/, ""), file, title: docstringTitle(source), source };
+    const language = detectLanguage(source).id;
+    return { name: file.replace(/\.py$/, ""), file, title: docstringTitle(source), source, language };
   })
   .sort((a, b) => a.name.localeCompare(b.name));
 

@@ -4,6 +4,8 @@
 // here; encode() writes only the newest. A new version is a new row in DECODERS that returns
 // the same state shape (state.js sanitizes it), never an edit of an old row.
 
+import { LANGUAGES, detectLanguages } from "../../../runtime/language.mjs";
+
 const CURRENT = "v1";
 
 /** Raw bytes <-> base64url (RFC 4648 §5, no padding). */
@@ -34,6 +36,8 @@ const inflate = (bytes) => through(bytes, new DecompressionStream("deflate-raw")
 const DECODERS = {
   // v1: JSON {code, example, layout, file?} as UTF-8, deflate-raw, base64url (`file`, the user's
   // file name, since issue 14; older links have none and open as "kernel.py").
+  // `language` (since the current NKI language came): the languages the code imports, as
+  // "id@version" ("nki@0.6.0", "beta1@beta1"); absent when it imports none.
   v1: async (payload) => {
     const json = new TextDecoder("utf-8", { fatal: true }).decode(await inflate(fromBase64Url(payload)));
     return JSON.parse(json);
@@ -42,7 +46,10 @@ const DECODERS = {
 
 /** `v1/…` for a state (without the leading '#'). */
 export async function encodeState(state) {
-  const json = JSON.stringify({ code: state.code, example: state.example, layout: state.layout, file: state.file });
+  const record = { code: state.code, example: state.example, layout: state.layout, file: state.file };
+  const langs = typeof state.code === "string" ? detectLanguages(state.code) : [];
+  if (langs.length) record.language = langs.map((id) => `${id}@${LANGUAGES[id].version}`);
+  const json = JSON.stringify(record);
   return `${CURRENT}/${toBase64Url(await deflate(new TextEncoder().encode(json)))}`;
 }
 
@@ -68,3 +75,16 @@ export async function decodeState(hash) {
 }
 
 export const VERSIONS = Object.keys(DECODERS);
+
+/**
+ * What to tell the reader of a link recorded for a language version this playground does not
+ * run ("" when it runs them all, or the link records none).
+ */
+export function languageNotice(shared) {
+  const recorded = Array.isArray(shared?.language) ? shared.language.filter((x) => typeof x === "string") : [];
+  const runs = Object.values(LANGUAGES).map((l) => `${l.id}@${l.version}`);
+  const other = recorded.filter((x) => !runs.includes(x));
+  if (!other.length) return "";
+  const here = Object.values(LANGUAGES).map((l) => l.label).join(" and ");
+  return `This link was written for ${other.join(", ")}; this playground runs ${here}.`;
+}

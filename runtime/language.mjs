@@ -1,0 +1,39 @@
+// The two NKI languages a file can be written in, told apart per file by what it imports (the
+// Python copy is python/nki_playground/languages.py; tests/runtime/language.test.js pins them
+// alike):
+//   - "nki":   the current language, `import nki` (NKI 0.6.0, Neuron SDK 2.32);
+//   - "beta1": NKI Beta 1, `import neuronxcc.nki` / `from neuronxcc import nki`.
+// A file may import both; one kernel may not mix them (NKI's error, raised by the front ends).
+
+/** id -> what the product says about it. */
+export const LANGUAGES = {
+  nki: { id: "nki", frontEnd: "nki", label: "NKI 0.6.0", version: "0.6.0", importLine: "import nki" },
+  beta1: { id: "beta1", frontEnd: "neuronxcc.nki", label: "NKI Beta 1", version: "beta1", importLine: "import neuronxcc.nki" },
+};
+
+const IMPORT = /^[ \t]*(?:import[ \t]+([^#\n]+)|from[ \t]+([\w.]+)[ \t]+import)/gm;
+
+function languageOfModule(module) {
+  const top = module.trim().split(/\s+/)[0].split(".")[0];
+  if (top === "nki") return "nki";
+  if (top === "neuronxcc") return "beta1";
+  return null;
+}
+
+/** The languages `source` imports, in order of first import: [], ["nki"], ["beta1"] or both. */
+export function detectLanguages(source) {
+  const found = [];
+  for (const m of String(source).matchAll(IMPORT)) {
+    const mods = m[2] ? [m[2]] : m[1].split(",");
+    for (const mod of mods) {
+      const lang = languageOfModule(mod.split(/\s+as\s+/)[0]);
+      if (lang && !found.includes(lang)) found.push(lang);
+    }
+  }
+  return found;
+}
+
+/** The file's language (the first it imports; Beta 1 when it imports neither). */
+export function detectLanguage(source) {
+  return LANGUAGES[detectLanguages(source)[0] || "beta1"];
+}
