@@ -62,16 +62,18 @@ export function createRegionView(container, opts = {}) {
     box.className = "nkp-region-box";
     const toggle = chip(region.children.length ? "▾" : "", "nkp-region-toggle");
     toggle.setAttribute("aria-hidden", "true");
+    // The chips are apart in the item's text too ("trip 2 4 instrs", not "trip 24 instrs"): the
+    // spaces between them are not drawn (the box is a flex row).
     box.append(toggle, chip(region.kind.replace(/Scope$/, ""), "nkp-region-kind"));
     const detail = detailOf(region);
-    if (detail) box.append(chip(detail, "nkp-region-detail"));
+    if (detail) box.append(" ", chip(detail, "nkp-region-detail"));
     const n = region.instructionCount;
-    box.append(chip(`${n} instr${n === 1 ? "" : "s"}`, "nkp-region-count"));
+    box.append(" ", chip(`${n} instr${n === 1 ? "" : "s"}`, "nkp-region-count"));
     if (region.engines.size) {
       const chips = doc.createElement("span");
       chips.className = "nkp-region-engines";
-      for (const e of [...region.engines].sort()) chips.append(chip(e, `nkp-chip nkp-engine-${e}`));
-      box.append(chips);
+      for (const e of [...region.engines].sort()) chips.append(" ", chip(e, `nkp-chip nkp-engine-${e}`));
+      box.append(" ", chips);
     }
     // No aria-label: the item is named by its visible text (a name that differs from what is
     // shown fails WCAG's label-in-name; axe: label-content-name-mismatch). The toggle is
