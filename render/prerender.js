@@ -16,7 +16,7 @@ export const PRERENDER_FORMAT = 1;
  * @param {object} opts
  * @param {string} opts.source  the kernel script
  * @param {string} [opts.filename]  the name the element runs it under (shown, and used in locs)
- * @param {{kernel: string, text: string, ir: object, irJson?: string}[]} opts.traces
+ * @param {{kernel: string, text: string, regions: object[], irJson?: string}[]} opts.traces
  *   runtime.runSource(...).traces
  * @returns {string} an HTML fragment: one <nki-playground> element
  */
@@ -59,7 +59,7 @@ function renderKernel(trace) {
   return (
     `<section class="nkp-kernel" data-kernel="${name}">\n` +
     `<pre class="nkp-ir"><code>${renderIrText(trace.text)}</code></pre>\n` +
-    (trace.ir?.body ? renderOutline(trace.ir) : "") +
+    (trace.regions?.length ? renderOutline(trace.regions) : "") +
     `</section>\n`
   );
 }
@@ -76,42 +76,26 @@ export function renderIrText(text) {
     .join("\n");
 }
 
-/** The region tree as nested lists: kind, loop axis and trip count, instruction count. */
-export function renderOutline(ir) {
-  return `<ul class="nkp-outline">\n${renderRegion(ir.body, ir)}</ul>\n`;
+/**
+ * The region tree as nested lists: each region's kind, detail (what it was opened with) and
+ * instruction count, as the printer's region records give them (`trace.regions`, parents first).
+ */
+export function renderOutline(regions) {
+  const children = new Map(regions.map((r) => [r.region, []]));
+  for (const r of regions) if (r.parent !== null) children.get(r.parent)?.push(r);
+  return `<ul class="nkp-outline">\n${renderRegion(regions[0], children)}</ul>\n`;
 }
 
-function renderRegion(region, ir) {
-  const children = region.body.filter((item) => "region" in item);
+function renderRegion(region, children) {
+  const inner = children.get(region.region) || [];
   const label =
     `<span class="nkp-region-kind">${escapeHtml(region.kind)}</span>` +
-    regionDetail(region, ir) +
-    ` <span class="nkp-region-count">${countLabel(countInstructions(region))}</span>`;
+    (region.detail ? ` <span class="nkp-region-detail">${escapeHtml(region.detail)}</span>` : "") +
+    ` <span class="nkp-region-count">${countLabel(region.instructions)}</span>`;
   const attrs = `data-region="${Number(region.region)}"`;
-  if (children.length === 0) return `<li ${attrs}>${label}</li>\n`;
-  const inner = children.map((child) => renderRegion(child, ir)).join("");
-  return `<li ${attrs}><details open><summary>${label}</summary>\n<ul>\n${inner}</ul>\n</details></li>\n`;
-}
-
-function regionDetail(region, ir) {
-  const parts = [];
-  if (region.name) parts.push(`@${region.name}`);
-  const axis = region.axis === undefined ? null : ir.loop_axes?.[region.axis];
-  if (axis) {
-    const kind = axis.tag === "DynamicAxis" ? "dynamic" : axis.axis_type;
-    const trip = axis.tag === "DynamicAxis" ? "trip dynamic" : `trip ${axis.trip_count}`;
-    parts.push(`%${axis.name}`, kind, trip);
-  }
-  if (region.else) parts.push("else");
-  if (region.tag) parts.push(region.tag);
-  return parts.length ? ` <span class="nkp-region-detail">${escapeHtml(parts.join(" "))}</span>` : "";
-}
-
-/** Instructions in the region and every region inside it. */
-function countInstructions(region) {
-  let n = 0;
-  for (const item of region.body) n += "region" in item ? countInstructions(item) : 1;
-  return n;
+  if (inner.length === 0) return `<li ${attrs}>${label}</li>\n`;
+  const items = inner.map((child) => renderRegion(child, children)).join("");
+  return `<li ${attrs}><details open><summary>${label}</summary>\n<ul>\n${items}</ul>\n</details></li>\n`;
 }
 
 function countLabel(n) {

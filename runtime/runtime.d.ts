@@ -9,12 +9,37 @@ export interface IrRecord {
   loc: string;
 }
 
+/** One region's summary, as the printer wrote it (docs/ir-format.md, region records). */
+export interface RegionRecord {
+  region: number;
+  parent: number | null;
+  depth: number;
+  kind: string;
+  /** Its opening line without ` {` and location; `kernel @name` for the kernel's region. */
+  label: string;
+  /** What it was opened with: the label after the kind. */
+  detail: string;
+  /** The kernel's region only: argument types and grid, `(f32[128,64]) grid [2]`. */
+  signature?: string;
+  /** A LoopScope's loop axis id (the IR's `loop_axes`). */
+  axis?: number;
+  /** Index of its opening line record. */
+  line: number;
+  /** Instructions in it and in every region inside it. */
+  instructions: number;
+  engines: string[];
+  loc: { file: string; line: number; col: number } | null;
+  span: { file: string; start_line: number; end_line: number } | null;
+}
+
 /** One traced kernel, as the core's run session hands it over (core/run/run_session.h). */
 export interface KernelTrace {
   kernel: string;
   /** Plain-text IR; equals the records' text joined. */
   text: string;
   records: IrRecord[];
+  /** One summary per region, parents first (the kernel's region first). */
+  regions: RegionRecord[];
   /** The versioned JSON form of the kernel's IR. */
   ir: Record<string, unknown>;
   /**

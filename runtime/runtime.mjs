@@ -298,8 +298,8 @@ export class NkiScriptError extends Error {
 }
 
 /**
- * Entry `i` of the core's run session as a trace: `{kernel, text, records, ir, simulated,
- * irJson}` (docs/js-api.md). The core hands over the printer's texts; each is parsed once.
+ * Entry `i` of the core's run session as a trace: `{kernel, text, records, regions, ir,
+ * simulated, irJson}` (docs/js-api.md). The core hands over the printer's texts; each is parsed once.
  */
 function kernelEntry(core, i) {
   const e = core.run_kernel(i);
@@ -307,6 +307,7 @@ function kernelEntry(core, i) {
     kernel: e.kernel,
     text: e.text,
     records: JSON.parse(e.records),
+    regions: JSON.parse(e.regions),
     ir: JSON.parse(e.ir),
     simulated: e.simulated,
     irJson: e.ir,

@@ -1,5 +1,6 @@
 #include "printer/printer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -104,12 +105,14 @@ public:
       head += "]";
     }
     emit(0, head + " {", -1, k_.root(), k_.loc());
-    if (k_.root() != kNone) region(k_.root(), 1);
+    if (k_.root() != kNone) region(k_.root(), 1, -1);
     emit(0, "}", -1, k_.root(), {});
+    for (RegionRecord& r : regions_) sink_.region(std::move(r));
   }
 
 private:
   void emit(int depth, std::string body, int op, int region, const SourceLoc& loc) {
+    ++lines_;
     LineRecord r;
     r.text = std::string(depth * 2, ' ') + body;
     if (loc.known()) {
@@ -199,16 +202,79 @@ private:
     return "#" + std::to_string(r.payload.iteration);
   }
 
-  void region(RegionId id, int depth) {
+  // The kernel's argument types and grid: "(f32[128,64], f32[128,64] mutable) grid [2]".
+  std::string signature() const {
+    std::string s = "(";
+    for (size_t i = 0; i < k_.params().size(); ++i) {
+      const Tensor& t = k_.tensor(k_.params()[i]);
+      if (i) s += ", ";
+      s += std::string(dtype_short(t.dtype)) + shape_str(t.shape);
+      if (t.mutable_param) s += " mutable";
+    }
+    s += ")";
+    if (!k_.grid().empty()) {
+      s += " grid [";
+      for (size_t i = 0; i < k_.grid().size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(k_.grid()[i]);
+      }
+      s += "]";
+    }
+    return s;
+  }
+
+  // `depth` is the printed indentation; the record's depth counts regions from the kernel's.
+  void region(RegionId id, int depth, int parent) {
     const Region& r = k_.region(id);
-    emit(depth, region_header(r), -1, id, r.loc);
+    std::string header = region_header(r);
+    size_t at = regions_.size();
+    {
+      RegionRecord rec;
+      rec.region = id;
+      rec.parent = parent;
+      rec.depth = depth - 1;
+      rec.kind = region_kind_name(r.kind);
+      std::string label = header.substr(0, header.size() - 2); // without " {"
+      rec.detail = label.size() > rec.kind.size() ? label.substr(rec.kind.size() + 1) : "";
+      rec.label = parent < 0 ? "kernel @" + k_.name() : label;
+      if (parent < 0) rec.signature = signature();
+      if (r.kind == RegionKind::LoopScope) rec.axis = static_cast<int>(r.payload.axis);
+      rec.line = parent < 0 ? 0 : lines_;
+      rec.loc = r.loc;
+      rec.has_span = !r.loc.file.empty();
+      rec.span_start = rec.span_end = r.loc.line;
+      regions_.push_back(std::move(rec));
+    }
+    emit(depth, header, -1, id, r.loc);
+    int count = 0;
+    std::vector<std::string> engines;
+    int end = r.loc.line;
+    auto grow = [&](const SourceLoc& loc, int line) {
+      if (loc.file == r.loc.file && line > end) end = line;
+    };
     for (const Item& it : r.body) {
-      if (it.kind == Item::Kind::Region)
-        region(it.id, depth + 1);
-      else
-        inst(k_.inst(it.id), depth + 1);
+      if (it.kind == Item::Kind::Region) {
+        size_t sub = regions_.size();
+        region(it.id, depth + 1, id);
+        const RegionRecord& s = regions_[sub];
+        count += s.instructions;
+        engines.insert(engines.end(), s.engines.begin(), s.engines.end());
+        if (s.has_span) grow(s.loc, s.span_end);
+      } else {
+        const Instruction& in = k_.inst(it.id);
+        inst(in, depth + 1);
+        ++count;
+        if (in.engine != Engine::None) engines.push_back(engine_name(in.engine));
+        if (!in.loc.file.empty()) grow(in.loc, in.loc.line);
+      }
     }
     emit(depth, "}", -1, id, {});
+    std::sort(engines.begin(), engines.end());
+    engines.erase(std::unique(engines.begin(), engines.end()), engines.end());
+    RegionRecord& rec = regions_[at];
+    rec.instructions = count;
+    rec.engines = std::move(engines);
+    if (rec.has_span) rec.span_end = end;
   }
 
   std::string operand(const Operand& o, bool integers = false) {
@@ -262,6 +328,8 @@ private:
 
   const Kernel& k_;
   Sink& sink_;
+  int lines_ = 0;
+  std::vector<RegionRecord> regions_;
 };
 
 void write_loc(util::JsonWriter& w, const SourceLoc& loc) {
@@ -479,6 +547,37 @@ std::string records_to_json(const std::vector<LineRecord>& records) {
     w.begin_object().key("text").value(r.text).key("depth").value(r.depth);
     w.key("op_id").value(r.op_id).key("region_id").value(r.region_id).key("loc");
     write_loc(w, r.loc);
+    w.end_object();
+  }
+  w.end_array();
+  return w.take();
+}
+
+std::string regions_to_json(const std::vector<RegionRecord>& regions) {
+  util::JsonWriter w;
+  w.begin_array();
+  for (const auto& r : regions) {
+    w.begin_object().key("region").value(r.region).key("parent");
+    if (r.parent < 0)
+      w.null();
+    else
+      w.value(r.parent);
+    w.key("depth").value(r.depth).key("kind").value(r.kind).key("label").value(r.label);
+    w.key("detail").value(r.detail);
+    if (r.parent < 0) w.key("signature").value(r.signature);
+    if (r.axis >= 0) w.key("axis").value(r.axis);
+    w.key("line").value(r.line).key("instructions").value(r.instructions);
+    w.key("engines").begin_array();
+    for (const auto& e : r.engines) w.value(e);
+    w.end_array().key("loc");
+    write_loc(w, r.loc);
+    w.key("span");
+    if (r.has_span) {
+      w.begin_object().key("file").value(r.loc.file).key("start_line").value(r.span_start);
+      w.key("end_line").value(r.span_end).end_object();
+    } else {
+      w.null();
+    }
     w.end_object();
   }
   w.end_array();

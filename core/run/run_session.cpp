@@ -15,6 +15,7 @@ void PrintedKernel::print() {
   printer::print_kernel(*kernel_, sink);
   text_ = printer::records_to_text(sink.records());
   records_json_ = printer::records_to_json(sink.records());
+  regions_json_ = printer::regions_to_json(sink.regions());
   printed_ = true;
 }
 
@@ -26,6 +27,11 @@ const std::string& PrintedKernel::text() {
 const std::string& PrintedKernel::records_json() {
   print();
   return records_json_;
+}
+
+const std::string& PrintedKernel::regions_json() {
+  print();
+  return regions_json_;
 }
 
 const std::string& PrintedKernel::json() {

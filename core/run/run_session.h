@@ -28,6 +28,8 @@ public:
   const std::string& text();
   /// The printer's line records as a JSON array of {text, depth, op_id, region_id, loc}.
   const std::string& records_json();
+  /// The printer's region records as a JSON array (printer::regions_to_json), same pass.
+  const std::string& regions_json();
   /// The versioned JSON form (docs/ir-format.md).
   const std::string& json();
 
@@ -35,7 +37,7 @@ private:
   void print();
   std::shared_ptr<const ir::Kernel> kernel_;
   bool printed_ = false;
-  std::string text_, records_json_, json_;
+  std::string text_, records_json_, regions_json_, json_;
 };
 
 /// One distinct kernel of the run.

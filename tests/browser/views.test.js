@@ -150,7 +150,7 @@ describe("region view", () => {
     expect(await page.$$eval("#regions [role=tree] [role=treeitem]", (e) => e.length)).toBe(regions);
     const boxes = await page.$$eval("#regions .nkp-region-box", (els) => els.map((e) => e.textContent));
     expect(boxes[0]).toContain("@causal_blocks");
-    expect(boxes.some((t) => t.includes("Loop") && t.includes("%qi ∈ [0,4) ×4 affine"))).toBe(true);
+    expect(boxes.some((t) => t.includes("Loop") && t.includes("affine %qi in [0, 4) trip 4"))).toBe(true);
     expect(boxes.some((t) => t.includes("If") && t.includes("%ki == %qi") && t.includes("3 instrs") && t.includes("gpsimd"))).toBe(true);
     expect(await page.$$eval("#regions [role=treeitem]", (els) => els.map((e) => e.getAttribute("aria-level")).slice(0, 3))).toEqual(["1", "2", "3"]);
     expect(await page.$$eval("#regions [role=group]", (e) => e.length)).toBeGreaterThan(0);

@@ -104,6 +104,47 @@ TEST_F(TraceTest, printer_sinks_agree) {
   EXPECT_EQ(recs.size(), records.records().size());
 }
 
+TEST_F(TraceTest, region_records_summarise_each_region_once) {
+  auto k = trace_tensor_add();
+  printer::RecordSink sink;
+  printer::print_kernel(*k, sink);
+  const auto& lines = sink.records();
+  const auto& regions = sink.regions();
+  ASSERT_EQ(regions.size(), k->regions().size());
+  // The kernel's region first: its name and signature, every instruction and engine in it.
+  const printer::RegionRecord& root = regions[0];
+  EXPECT_EQ(root.parent, -1);
+  EXPECT_EQ(root.label, "kernel @tensor_add");
+  EXPECT_EQ(root.detail, "@tensor_add");
+  EXPECT_EQ(root.signature, "(f32[256,1024], f32[256,1024]) grid [2]");
+  EXPECT_EQ(root.line, 0);
+  EXPECT_EQ(root.instructions, static_cast<int>(k->instructions().size()));
+  EXPECT_EQ(root.engines, (std::vector<std::string>{"dma", "vector"}));
+  // Every other region's label is its opening line without " {" and the location.
+  for (size_t i = 1; i < regions.size(); ++i) {
+    const printer::RegionRecord& r = regions[i];
+    const printer::LineRecord& open = lines.at(static_cast<size_t>(r.line));
+    EXPECT_EQ(open.region_id, r.region);
+    EXPECT_EQ(open.text.substr(0, open.text.find(" {")),
+              std::string(open.depth * 2, ' ') + r.label);
+    EXPECT_EQ(r.label, r.detail.empty() ? r.kind : r.kind + " " + r.detail);
+  }
+  const printer::RegionRecord& loop = regions[1];
+  EXPECT_EQ(loop.kind, "LoopScope");
+  EXPECT_EQ(loop.detail, "affine %j in [0, 2) trip 2");
+  EXPECT_EQ(loop.axis, 0);
+  EXPECT_EQ(loop.depth, 1);
+  EXPECT_EQ(loop.instructions, 4);
+  // Its span runs from the loop's own line to the last line inside it (the store's).
+  EXPECT_TRUE(loop.has_span);
+  EXPECT_EQ(loop.span_start, loop.loc.line);
+  EXPECT_EQ(loop.span_end, 11);
+  util::Json json = util::Json::parse(printer::regions_to_json(regions));
+  EXPECT_EQ(json.size(), regions.size());
+  EXPECT_EQ(json[0]["signature"].string(), root.signature);
+  EXPECT_EQ(json[1]["span"]["end_line"].integer(), 11);
+}
+
 TEST_F(TraceTest, load_from_sbuf_raises_address_space_error) {
   trace::TraceSession s(opts());
   auto& cg = s.codegen();

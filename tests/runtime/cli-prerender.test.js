@@ -4,24 +4,20 @@ import { describe, expect, test } from "vitest";
 import { prerender, renderIrText } from "../../render/prerender.js";
 
 const EVIL = `<script>alert("x")</script>`;
-const loop = (region, axis, body) => ({ region, kind: "LoopScope", loc: null, axis, body });
-const inst = (op) => ({ op, opcode: "load", engine: "dma", operands: [], attrs: {}, loc: null });
+// Region records as the printer writes them (docs/ir-format.md): the outline only decorates them.
+const region = (id, parent, kind, detail, instructions) => ({ region: id, parent, depth: 0, kind, label: `${kind} ${detail}`.trim(), detail, line: 0, instructions, engines: [], loc: null, span: null });
 const TRACE = {
   kernel: EVIL,
   text: `kernel @k() {  @ ${EVIL}.py:1:1\n  KernelScope @k {\n  }\n}\n`,
   irJson: `{"kernel":"${EVIL.replace(/"/g, '\\"')}"}`,
-  ir: {
-    loop_axes: [
-      { id: 0, name: "i", tag: "AffineAxis", axis_type: "affine", trip_count: 4 },
-      { id: 1, name: "n", tag: "DynamicAxis", axis_type: "sequential" },
-    ],
-    body: {
-      region: 0,
-      kind: "KernelScope",
-      name: EVIL,
-      body: [inst(0), loop(1, 0, [inst(1), loop(2, 1, [inst(2), inst(3)])]), { region: 3, kind: "IfScope", else: true, body: [] }],
-    },
-  },
+  ir: {},
+  regions: [
+    { ...region(0, null, "KernelScope", `@${EVIL}`, 4), signature: "()" },
+    region(1, 0, "LoopScope", "affine %i in [0, 4) trip 4", 3),
+    region(2, 1, "LoopScope", "dynamic %n trip %t[0, 0]", 2),
+    region(3, 0, "IfScope", "else", 0),
+    region(4, 1, "AllocationScope", "", 1),
+  ],
 };
 
 describe("prerender", () => {
@@ -34,12 +30,13 @@ describe("prerender", () => {
     expect(html).toContain(`data-kernel="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"`);
   });
 
-  test("the outline: kinds, axes with trip counts, instruction counts of the whole subtree", () => {
+  test("the outline: the region records' kinds, details and instruction counts, nested", () => {
     expect(html).toContain(
       '<summary><span class="nkp-region-kind">KernelScope</span> <span class="nkp-region-detail">@&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</span> <span class="nkp-region-count">4 instructions</span></summary>',
     );
-    expect(html).toContain('<span class="nkp-region-detail">%i affine trip 4</span> <span class="nkp-region-count">3 instructions</span>');
-    expect(html).toContain('<li data-region="2"><span class="nkp-region-kind">LoopScope</span> <span class="nkp-region-detail">%n dynamic trip dynamic</span>');
+    expect(html).toContain('<span class="nkp-region-detail">affine %i in [0, 4) trip 4</span> <span class="nkp-region-count">3 instructions</span>');
+    expect(html).toContain('<li data-region="2"><span class="nkp-region-kind">LoopScope</span> <span class="nkp-region-detail">dynamic %n trip %t[0, 0]</span> <span class="nkp-region-count">2 instructions</span></li>');
+    expect(html).toContain('<li data-region="4"><span class="nkp-region-kind">AllocationScope</span> <span class="nkp-region-count">1 instruction</span></li>');
     expect(html).toContain('<li data-region="3"><span class="nkp-region-kind">IfScope</span> <span class="nkp-region-detail">else</span> <span class="nkp-region-count">0 instructions</span></li>');
   });
 

@@ -37,7 +37,7 @@ describe("nki-playground trace", () => {
     const html = readFileSync(out, "utf8");
     expect(html.startsWith(`<nki-playground filename="${KERNEL}" data-nkp-format="1">\n<pre class="nkp-source"><code>`)).toBe(true);
     expect(html).toContain('<span class="ir-kw">LoopScope</span>');
-    expect(html).toContain('<span class="nkp-region-detail">%j affine trip 2</span>');
+    expect(html).toContain('<span class="nkp-region-detail">affine %j in [0, 2) trip 2</span>');
     const json = await cli(["trace", "--format", "json", KERNEL]);
     expect(embeddedJson(html)).toBe(json.stdout);
   });

@@ -30,7 +30,7 @@ describe("escaping", () => {
 
   test("a heading's text and attributes are escaped; a quote cannot leave an attribute", () => {
     const out = html('# A "quoted" <tag> & more');
-    expect(out).toContain('<h1 id="a-quoted-tag--more">A "quoted" &lt;tag&gt; &amp; more ');
+    expect(out).toContain('<h1 id="a-quoted-tag--more">A &quot;quoted&quot; &lt;tag&gt; &amp; more ');
   });
 
   test("script URLs are not made links", () => {
@@ -64,17 +64,26 @@ describe("headings", () => {
 });
 
 describe("tables", () => {
-  test("header, alignment, inline Markdown in cells, pipes inside code spans and escaped", () => {
-    const out = html(["| name | `a|b` |", "|:--|--:|", "| **x** | 1 \\| 2 |", "| y |"].join("\n"));
+  test("header, alignment, inline Markdown in cells, escaped pipes (also inside code spans, as on GitHub)", () => {
+    const out = html(["| name | `a\\|b` |", "|:--|--:|", "| **x** | 1 \\| 2 |", "| y |"].join("\n"));
     expect(out).toBe(
       [
         "<table>",
         "<thead>",
-        '<tr><th style="text-align: left">name</th><th style="text-align: right"><code>a|b</code></th></tr>',
+        "<tr>",
+        '<th style="text-align: left">name</th>',
+        '<th style="text-align: right"><code>a|b</code></th>',
+        "</tr>",
         "</thead>",
         "<tbody>",
-        '<tr><td style="text-align: left"><strong>x</strong></td><td style="text-align: right">1 | 2</td></tr>',
-        '<tr><td style="text-align: left">y</td><td style="text-align: right"></td></tr>',
+        "<tr>",
+        '<td style="text-align: left"><strong>x</strong></td>',
+        '<td style="text-align: right">1 | 2</td>',
+        "</tr>",
+        "<tr>",
+        '<td style="text-align: left">y</td>',
+        '<td style="text-align: right"></td>',
+        "</tr>",
         "</tbody>",
         "</table>",
         "",
@@ -89,13 +98,11 @@ describe("lists", () => {
     expect(html(md)).toBe(
       [
         "<ul>",
-        "<li>",
-        "one",
+        "<li>one",
         "continued",
         "<ul>",
         "<li>inner <em>a</em></li>",
-        "<li>",
-        "inner b",
+        "<li>inner b",
         "<ol>",
         "<li>deep</li>",
         "</ol>",
@@ -115,7 +122,7 @@ describe("lists", () => {
 
   test("a loose list keeps paragraphs; a fenced block inside an item stays code", () => {
     const out = html(["- a", "", "- b", "", "  ```py", "  x = 1", "  ```"].join("\n"));
-    expect(out).toContain("<li><p>a</p></li>");
+    expect(out).toContain("<li>\n<p>a</p>\n</li>");
     expect(out).toContain("<p>b</p>\n<pre><code class=\"language-py\">x = 1\n</code></pre>");
   });
 

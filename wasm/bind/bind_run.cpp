@@ -29,7 +29,8 @@ int run_kernel_count() {
   return guard([] { return static_cast<int>(nki::run::session().kernels().size()); });
 }
 
-// {kernel, text, records, ir, simulated}: records and ir as the printer's JSON text.
+// {kernel, text, records, regions, ir, simulated}: records, regions and ir as the printer's JSON
+// text.
 val run_kernel(int i) {
   val out = val::object();
   guard([&] {
@@ -40,6 +41,7 @@ val run_kernel(int i) {
     out.set("kernel", e.printed->kernel()->name());
     out.set("text", e.printed->text());
     out.set("records", e.printed->records_json());
+    out.set("regions", e.printed->regions_json());
     out.set("ir", e.printed->json());
     out.set("simulated", e.simulated);
   });

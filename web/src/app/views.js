@@ -9,7 +9,6 @@ import { createIrView } from "../ir/ir-view.js";
 import { createLinkIndex } from "../link/link-index.js";
 import { createLinking } from "../link/linking.js";
 import { createRegionView } from "../regions/region-view.js";
-import { traceSignature } from "../link/signature.js";
 import { createSimView } from "../sim/sim-view.js";
 import { ERRORS_PAGE } from "./messages.js";
 import { download } from "../sim/npy.js";
@@ -97,9 +96,7 @@ export function createViews({ editor, fileName = () => "kernel.py" }) {
     const items = path.map((entry) => {
       const li = document.createElement("li");
       // Entries may be labels or objects; the label is kernel-derived text, so textContent.
-      let label = typeof entry === "string" ? entry : String(entry.label ?? entry.name ?? entry.kind ?? "");
-      // The kernel's label is its whole header line; its name is enough here.
-      if (/^kernel @/.test(label)) label = label.replace(/\(.*$/, "");
+      const label = typeof entry === "string" ? entry : String(entry.label ?? entry.name ?? entry.kind ?? "");
       const id = typeof entry === "object" ? entry.id : undefined;
       if (id === undefined) {
         li.textContent = label;
@@ -131,7 +128,7 @@ export function createViews({ editor, fileName = () => "kernel.py" }) {
     shownTraces = traces;
     bar.hidden = !traces.length;
     const all = new Option(`All ${traces.length} kernel${traces.length === 1 ? "" : "s"}`, "");
-    picker.replaceChildren(all, ...traces.map((t, i) => new Option(`${i + 1}. ${t.kernel}${traceSignature(t)}`, String(i))));
+    picker.replaceChildren(all, ...traces.map((t, i) => new Option(`${i + 1}. ${t.kernel}${t.regions?.[0]?.signature ?? ""}`, String(i))));
     picker.disabled = traces.length < 2;
   }
   picker.addEventListener("change", () => {

@@ -9,15 +9,6 @@
 
 const regionKey = (trace, region) => `${trace}:${region}`;
 
-// The region's opening line without its `{` and its `@ file:line:col` — "LoopScope affine %j in
-// [0, 2) trip 2" — the breadcrumb's and the tree's label.
-function labelOf(text) {
-  return text
-    .replace(/\s+@ [^@]*:\d+:\d+$/, "")
-    .replace(/\s*\{$/, "")
-    .trim();
-}
-
 // The file most records point at: the user's script (helpers imported from other files and
 // the library's own frames are not linked unless asked for).
 function dominantFile(traces) {
@@ -33,7 +24,7 @@ function dominantFile(traces) {
 }
 
 /**
- * @param {Array<{kernel: string, text: string, records: object[], ir: object|string}>} traces
+ * @param {Array<{kernel: string, text: string, records: object[], regions: object[], ir: object|string}>} traces
  * @param {{file?: string}} [opts] the user's file; default: the one most records point at
  */
 export function createLinkIndex(traces, opts = {}) {
@@ -42,15 +33,13 @@ export function createLinkIndex(traces, opts = {}) {
   const lines = []; // {text, depth, op_id, region_id, loc, trace, region}
   const regions = new Map();
   const ranges = new Map(); // region key → [first, last] line index
-  const openLine = new Map(); // region key → index of its opening line
   const bySourceLine = new Map(); // file → Map(line → int[])
 
   traces.forEach((trace, ti) => {
     if (ti > 0) {
       lines.push({ text: "", depth: 0, op_id: -1, region_id: -1, loc: null, trace: -1, region: null });
     }
-    const ir = typeof trace.ir === "string" ? JSON.parse(trace.ir) : trace.ir;
-    if (ir && ir.body) addRegions(ir, ti);
+    addRegions(trace, ti);
     for (const r of trace.records) {
       const i = lines.length;
       const key = r.region_id >= 0 ? regionKey(ti, r.region_id) : null;
@@ -59,7 +48,6 @@ export function createLinkIndex(traces, opts = {}) {
         const range = ranges.get(key);
         if (range) range[1] = i;
         else ranges.set(key, [i, i]);
-        if (r.op_id < 0 && !openLine.has(key)) openLine.set(key, i);
       }
       if (r.loc && r.loc.file) {
         let perFile = bySourceLine.get(r.loc.file);
@@ -71,58 +59,41 @@ export function createLinkIndex(traces, opts = {}) {
     }
   });
 
-  for (const [key, region] of regions) {
-    region.line = openLine.has(key) ? openLine.get(key) : -1;
-    const first = region.line >= 0 ? lines[region.line] : null;
-    region.label = first ? labelOf(first.text) : region.kind;
-  }
-
-  // Walks one trace's region tree: parents, children, axes, recursive instruction counts,
-  // engines and the source span (own line through the last user-file line inside).
-  function addRegions(ir, ti) {
-    const axes = new Map((ir.loop_axes || []).map((a) => [a.id, a]));
-    const walk = (node, parentKey, depth) => {
-      const key = regionKey(ti, node.region);
-      const axis = node.axis !== undefined && node.axis !== null ? axes.get(node.axis) || null : null;
-      const region = {
+  // One trace's region records (the printer's: label, detail, counts, engines, source span),
+  // keyed globally, with their children and their loop axis (the IR's, for its trip count).
+  function addRegions(trace, ti) {
+    const records = trace.regions || [];
+    if (!records.length) return;
+    const ir = typeof trace.ir === "string" ? JSON.parse(trace.ir) : trace.ir;
+    const axes = new Map((ir?.loop_axes || []).map((a) => [a.id, a]));
+    const base = lines.length; // the trace's first line (after the blank line between kernels)
+    for (const rec of records) {
+      const key = regionKey(ti, rec.region);
+      const axis = rec.axis === undefined ? null : axes.get(rec.axis) || null;
+      regions.set(key, {
         id: key,
-        kind: node.kind,
-        label: node.kind,
-        parent: parentKey,
+        kind: rec.kind,
+        label: rec.label,
+        detail: rec.detail,
+        signature: rec.signature ?? null,
+        parent: rec.parent === null ? null : regionKey(ti, rec.parent),
         children: [],
         trace: ti,
-        depth,
-        loc: node.loc || null,
+        depth: rec.depth,
+        line: base + rec.line,
+        loc: rec.loc || null,
         axis,
         tripCount: axis && typeof axis.trip_count === "number" ? axis.trip_count : null,
-        instructionCount: 0,
-        engines: new Set(),
-        span: null,
-        node,
-      };
-      regions.set(key, region);
-      const own = node.loc && node.loc.file === userFile ? node.loc.line : null;
-      let last = own;
-      const grow = (line) => {
-        if (line !== null && (last === null || line > last)) last = line;
-      };
-      for (const child of node.body || []) {
-        if (child.region !== undefined) {
-          const sub = walk(child, key, depth + 1);
-          region.children.push(sub.id);
-          region.instructionCount += sub.instructionCount;
-          for (const e of sub.engines) region.engines.add(e);
-          if (sub.span) grow(sub.span.endLine);
-        } else {
-          region.instructionCount += 1;
-          if (child.engine && child.engine !== "none") region.engines.add(child.engine);
-          if (child.loc && child.loc.file === userFile) grow(child.loc.line);
-        }
-      }
-      if (own !== null) region.span = { file: userFile, startLine: own, endLine: last };
-      return region;
-    };
-    walk(ir.body, null, 0);
+        instructionCount: rec.instructions,
+        engines: new Set(rec.engines),
+        // Linked only in the user's file (helpers imported from other files are not).
+        span:
+          rec.span && rec.span.file === userFile
+            ? { file: rec.span.file, startLine: rec.span.start_line, endLine: rec.span.end_line }
+            : null,
+      });
+      if (rec.parent !== null) regions.get(regionKey(ti, rec.parent)).children.push(key);
+    }
   }
 
   const userLines = bySourceLine.get(userFile) || new Map();

@@ -1,6 +1,7 @@
 // The region pane: each kernel's scope-region tree drawn as nested boxes (Kernel ▸ Loop ▸
 // Allocation ▸ If …), every box with its kind, what it was opened with (loop axis and trip
-// count, If predicate, While condition), its recursive instruction count and engine chips.
+// count, If predicate, While condition), its recursive instruction count and engine chips —
+// the printer's region records (link index), decorated, never worded here.
 // It is a WAI-ARIA tree (tree / treeitem / group, aria-expanded, aria-level, one tab stop
 // moved with the arrow keys). Children of a collapsed box are built when first expanded, so a
 // kernel with thousands of regions costs only what is open.
@@ -8,29 +9,16 @@
 // Kernel-derived text only ever reaches the DOM through textContent.
 
 import { createLinkIndex } from "../link/link-index.js";
-import { traceSignature } from "../link/signature.js";
 import "./region-view.css"; // a shadow-root host imports "./region-view.css?inline" itself
 
 // Above this many regions, boxes deeper than COLLAPSE_DEPTH start collapsed.
 const MANY_REGIONS = 300;
 const COLLAPSE_DEPTH = 3;
 
-/** `%j ∈ [0,2) ×2 affine` — a loop's axis, shortest form; dynamic trip counts print `×?`. */
-export function formatAxis(axis) {
-  if (!axis) return "";
-  const name = `%${axis.name}`;
-  if (axis.tag === "DynamicAxis" || typeof axis.trip_count !== "number") return `${name} ×? dynamic`;
-  const step = axis.stride && axis.stride !== 1 ? ` step ${axis.stride}` : "";
-  return `${name} ∈ [${axis.lb},${axis.ub})${step} ×${axis.trip_count} ${axis.axis_type}`;
-}
-
-// What the region was opened with, from its label (the IR's opening line) minus the kind.
-function detailOf(region, trace) {
-  if (region.kind === "LoopScope" && region.axis) return formatAxis(region.axis);
-  // A kernel's box names it with its signature: two traces of one kernel differ there.
-  if (region.parent === null && trace) return `@${trace.kernel}${traceSignature(trace)}`;
-  const label = region.label || "";
-  return label.startsWith(region.kind) ? label.slice(region.kind.length).trim() : "";
+// What the region was opened with: the printer's detail; a kernel's box adds its signature, as
+// two traces of one kernel differ there.
+function detailOf(region) {
+  return region.parent === null && region.signature ? `${region.detail}${region.signature}` : region.detail;
 }
 
 /**
@@ -74,16 +62,18 @@ export function createRegionView(container, opts = {}) {
     box.className = "nkp-region-box";
     const toggle = chip(region.children.length ? "▾" : "", "nkp-region-toggle");
     toggle.setAttribute("aria-hidden", "true");
+    // The chips are apart in the item's text too ("trip 2 4 instrs", not "trip 24 instrs"): the
+    // spaces between them are not drawn (the box is a flex row).
     box.append(toggle, chip(region.kind.replace(/Scope$/, ""), "nkp-region-kind"));
-    const detail = detailOf(region, traces[region.trace]);
-    if (detail) box.append(chip(detail, "nkp-region-detail"));
+    const detail = detailOf(region);
+    if (detail) box.append(" ", chip(detail, "nkp-region-detail"));
     const n = region.instructionCount;
-    box.append(chip(`${n} instr${n === 1 ? "" : "s"}`, "nkp-region-count"));
+    box.append(" ", chip(`${n} instr${n === 1 ? "" : "s"}`, "nkp-region-count"));
     if (region.engines.size) {
       const chips = doc.createElement("span");
       chips.className = "nkp-region-engines";
-      for (const e of [...region.engines].sort()) chips.append(chip(e, `nkp-chip nkp-engine-${e}`));
-      box.append(chips);
+      for (const e of [...region.engines].sort()) chips.append(" ", chip(e, `nkp-chip nkp-engine-${e}`));
+      box.append(" ", chips);
     }
     // No aria-label: the item is named by its visible text (a name that differs from what is
     // shown fails WCAG's label-in-name; axe: label-content-name-mismatch). The toggle is
