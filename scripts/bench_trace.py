@@ -18,9 +18,8 @@ from neuronxcc.nki import _kernel
 from nki_playground import door as _core
 from neuronxcc.nki.compiler.backends.neuron.TraceContext import TraceContext
 
-CORE_FUNCS = ["op", "new_ctx", "finalize_kernel", "abandon_trace", "get_cur_scope",
-              "push_scope", "pop_scope", "affine_range", "enter_trace_scope",
-              "exit_trace_scope"]
+# The door's trace-time calls (scopes open and close through op requests: push / loop / pop).
+CORE_FUNCS = ["op", "new_ctx", "finalize_kernel", "abandon_trace", "get_cur_scope"]
 
 
 def capture(path):
