@@ -24,6 +24,40 @@ inline F4 pick(F4 a, F4 b, I4 keep_a) {
   return select4(keep_a, a, b);
 }
 
+// keep-a maximum / minimum of lanes: each lane the bits of alu_one(op, a, b).
+template <Alu Op> inline F4 keep_a(F4 a, F4 b) {
+  if constexpr (Op == Alu::Maximum)
+    return pick(a, b, (a >= b) | (a != a));
+  else
+    return pick(a, b, (a <= b) | (a != a));
+}
+
+// The two lane vectors of a maximum / minimum fold over the 8-element blocks of v[0, 8 nb).
+// That fold yields, per lane, the first NaN of the lane's elements, else the first of its
+// greatest (least) ones: an associative operation that only ever returns one of its
+// operands. So the lane's sequence is cut into four consecutive parts folded side by side
+// (four independent chains instead of one the processor waits on) and the parts folded in
+// order: the same bits as one chain.
+template <Alu Op> void fold_blocks(const float* v, int64_t nb, F4& l0, F4& l1) {
+  const int64_t q = nb / 4;
+  F4 a[4], b[4];
+  for (int c = 0; c < 4; ++c) a[c] = l0, b[c] = l1;
+  for (int64_t j = 0; j < q; ++j)
+    for (int c = 0; c < 4; ++c) {
+      const float* p = v + 8 * (c * q + j);
+      a[c] = keep_a<Op>(a[c], load4(p));
+      b[c] = keep_a<Op>(b[c], load4(p + 4));
+    }
+  for (int64_t j = 4 * q; j < nb; ++j) { // the last part's remaining blocks, in order
+    a[3] = keep_a<Op>(a[3], load4(v + 8 * j));
+    b[3] = keep_a<Op>(b[3], load4(v + 8 * j + 4));
+  }
+  l0 = keep_a<Op>(keep_a<Op>(keep_a<Op>(a[0], a[1]), a[2]), a[3]);
+  l1 = keep_a<Op>(keep_a<Op>(keep_a<Op>(b[0], b[1]), b[2]), b[3]);
+}
+
+} // namespace
+
 float fold_run(Alu op, float acc, const float* v, int64_t n) {
   if (op == Alu::Add || op == Alu::Maximum || op == Alu::Minimum) {
     const float id = alu_identity(op);
@@ -31,18 +65,13 @@ float fold_run(Alu op, float acc, const float* v, int64_t n) {
     int64_t i = 0;
     if (op == Alu::Add) {
       for (; i + 8 <= n; i += 8) l0 += load4(v + i), l1 += load4(v + i + 4);
-    } else if (op == Alu::Maximum) {
-      for (; i + 8 <= n; i += 8) {
-        F4 a = load4(v + i), b = load4(v + i + 4);
-        l0 = pick(l0, a, (l0 >= a) | (l0 != l0));
-        l1 = pick(l1, b, (l1 >= b) | (l1 != l1));
-      }
     } else {
-      for (; i + 8 <= n; i += 8) {
-        F4 a = load4(v + i), b = load4(v + i + 4);
-        l0 = pick(l0, a, (l0 <= a) | (l0 != l0));
-        l1 = pick(l1, b, (l1 <= b) | (l1 != l1));
-      }
+      // (The identity starts every part: keep_a(id, x) is x, bit for bit.)
+      if (op == Alu::Maximum)
+        fold_blocks<Alu::Maximum>(v, n / 8, l0, l1);
+      else
+        fold_blocks<Alu::Minimum>(v, n / 8, l0, l1);
+      i = n / 8 * 8;
     }
     for (int l = 0; l < 4; ++l) acc = alu_one(op, acc, l0[l]);
     for (int l = 0; l < 4; ++l) acc = alu_one(op, acc, l1[l]);
@@ -52,6 +81,8 @@ float fold_run(Alu op, float acc, const float* v, int64_t n) {
   for (int64_t i = 0; i < n; ++i) acc = alu_one(op, acc, v[i]);
   return acc;
 }
+
+namespace {
 
 // Writes acc[flat] for every touched flat position of the output (row-major over its shape).
 void write_touched(Exec& ex, const Instruction& in, const std::vector<float>& acc,
@@ -393,24 +424,36 @@ void bn_stats_rows4(const float* const v[4], int64_t n, float* const out[4]) {
     return;
   }
   const float count[2] = {static_cast<float>((n + 1) / 2), static_cast<float>(n / 2)};
-  float sum[2][4] = {}, mean[2][4], m2[2][4] = {};
+  // Lane r of a vector is row r: four columns of the four rows at a time, transposed, so
+  // that each (row, parity) chain adds its elements one by one in order, as in one row.
+  float sum[2][4], mean[2][4], m2[2][4];
+  F4 c[4], acc0 = splat4(0.0f), acc1 = acc0;
   int64_t i = 0;
-  for (; i + 2 <= n; i += 2)
-    for (int r = 0; r < 4; ++r) sum[0][r] += v[r][i], sum[1][r] += v[r][i + 1];
-  if (i < n)
-    for (int r = 0; r < 4; ++r) sum[0][r] += v[r][i];
+  for (; i + 4 <= n; i += 4) {
+    transpose4(load4(v[0] + i), load4(v[1] + i), load4(v[2] + i), load4(v[3] + i), c);
+    acc0 += c[0], acc1 += c[1];
+    acc0 += c[2], acc1 += c[3];
+  }
+  for (int r = 0; r < 4; ++r) sum[0][r] = acc0[r], sum[1][r] = acc1[r];
+  for (int64_t j = i; j < n; ++j)
+    for (int r = 0; r < 4; ++r) sum[j & 1][r] += v[r][j];
   for (int p = 0; p < 2; ++p)
     for (int r = 0; r < 4; ++r) mean[p][r] = count[p] > 0 ? sum[p][r] / count[p] : 0.0f;
-  for (i = 0; i + 2 <= n; i += 2)
+  const F4 mean0 = {mean[0][0], mean[0][1], mean[0][2], mean[0][3]};
+  const F4 mean1 = {mean[1][0], mean[1][1], mean[1][2], mean[1][3]};
+  acc0 = splat4(0.0f), acc1 = acc0;
+  for (i = 0; i + 4 <= n; i += 4) {
+    transpose4(load4(v[0] + i), load4(v[1] + i), load4(v[2] + i), load4(v[3] + i), c);
+    F4 d0 = c[0] - mean0, d1 = c[1] - mean1;
+    acc0 += d0 * d0, acc1 += d1 * d1;
+    d0 = c[2] - mean0, d1 = c[3] - mean1;
+    acc0 += d0 * d0, acc1 += d1 * d1;
+  }
+  for (int r = 0; r < 4; ++r) m2[0][r] = acc0[r], m2[1][r] = acc1[r];
+  for (int64_t j = i; j < n; ++j)
     for (int r = 0; r < 4; ++r) {
-      const float d0 = v[r][i] - mean[0][r], d1 = v[r][i + 1] - mean[1][r];
-      m2[0][r] += d0 * d0;
-      m2[1][r] += d1 * d1;
-    }
-  if (i < n)
-    for (int r = 0; r < 4; ++r) {
-      const float d0 = v[r][i] - mean[0][r];
-      m2[0][r] += d0 * d0;
+      const float d = v[r][j] - mean[j & 1][r];
+      m2[j & 1][r] += d * d;
     }
   for (int r = 0; r < 4; ++r)
     for (int p = 0; p < 2; ++p) {

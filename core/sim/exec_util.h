@@ -45,6 +45,10 @@ inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, const floa
     alu_f32(op, a, b, o, n);
 }
 
+/// acc folded with v[0..n) by `op` (tensor_reduce's order: eight interleaved lanes for add,
+/// maximum and minimum, then the lanes in order, then the tail; exec_reduce.cpp).
+float fold_run(Alu op, float acc, const float* v, int64_t n);
+
 /// Per-partition reductions of an instruction's results (docs/ops/math.md): the row fold of
 /// this instruction, and the engine registers `reduce_cmd` drives —
 ///   Scalar (activation): idle keeps R, reset R = 0, reduce R = op(R, row), reset_reduce R = row;

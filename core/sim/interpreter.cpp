@@ -167,6 +167,7 @@ bool Interpreter::run_strips(const StripGroup& g) {
     return false;
   }
   ex_.pool.clear();
+  if (g.fuse && run_fused(g, aliased)) return true;
   if (strip_bufs_.size() < g.local.size()) strip_bufs_.resize(g.local.size());
   for (size_t i = 0; i < g.local.size(); ++i) {
     const Tensor& t = k_.tensor(g.local[i]);

@@ -43,6 +43,10 @@ private:
   /// conditions hold (every instruction unmasked, every operand in bounds and strided, what it
   /// reads and does not define fully written); false (nothing done) otherwise.
   bool run_strips(const StripGroup& g);
+  /// Runs a StripGroup::fuse group partition by partition, its instructions interleaved by
+  /// chunks (interpreter_fused.cpp), once run_strips' checks passed; false (nothing computed)
+  /// when an operand turns out not to suit. `aliased`: own tiles whose copy aliases memory.
+  bool run_fused(const StripGroup& g, const std::vector<ir::TensorId>& aliased);
   void loop(const ir::Region& r);
   void register_loop(const ir::Region& r, const ir::LoopAxis& a);
   void while_loop(const ir::Region& r);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "sim/math_kernels.h"
+
 namespace nki::sim {
 
 using namespace nki::ir;
@@ -182,6 +184,38 @@ InstId forward_store(const Kernel& k, const std::vector<const Instruction*>& g, 
   return g[m]->id;
 }
 
+// Whether every instruction of a group is one Interpreter::run_fused runs (StripGroup::fuse):
+// rank-2 tiles; copies, fp32 ALU operators that are not bitwise, activations, reductions
+// along axis 1. The dtypes and strides are checked at run time.
+bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
+  static const char* const kOps[] = {"load",          "store",                "tensor_copy",
+                                     "tensor_tensor", "tensor_scalar",        "activation",
+                                     "tensor_reduce", "scalar_tensor_tensor"};
+  for (const Instruction* in : g) {
+    if (std::none_of(std::begin(kOps), std::end(kOps),
+                     [&](const char* op) { return in->opcode == op; }))
+      return false;
+    if (main_shape(k, *in).size() != 2) return false;
+    for (const char* key : {"op", "op0", "op1"}) {
+      const AttrValue* a = attr(*in, key);
+      if (!a) continue;
+      const std::string* name = std::get_if<std::string>(a);
+      if (in->opcode == "activation") continue; // its op is a function (parse_act)
+      auto op = name ? parse_alu(*name) : std::nullopt;
+      if (!op || alu_is_bitvec(*op)) return false;
+    }
+    if (in->opcode == "tensor_reduce") {
+      const AttrValue* axes = attr(*in, "axis");
+      std::vector<int64_t> a;
+      if (axes && std::holds_alternative<int64_t>(*axes)) a = {std::get<int64_t>(*axes)};
+      if (axes && std::holds_alternative<std::vector<int64_t>>(*axes))
+        a = std::get<std::vector<int64_t>>(*axes);
+      if (a != std::vector<int64_t>{1}) return false;
+    }
+  }
+  return true;
+}
+
 void plan_strips(const Kernel& k, KernelPlan& p) {
   // Instructions referring to each base tensor (as an operand or as their result).
   std::vector<std::vector<InstId>> users(k.tensors().size());
@@ -238,6 +272,7 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
       sg.rows = rows;
       sg.row_bytes = row_bytes;
       for (const Instruction* in : g) sg.insts.push_back(in->id);
+      sg.fuse = fusable(k, g);
       for (size_t n = 0; n < g.size(); ++n) {
         const Instruction& in = *g[n];
         if (in.result == kNone) continue;

@@ -30,6 +30,10 @@ struct StripGroup {
   std::vector<ir::InstId> insts; ///< consecutive items of one body, in program order
   std::vector<ir::TensorId> local;
   std::vector<std::pair<ir::TensorId, ir::InstId>> forward;
+  /// Every instruction is a float copy, element-wise ALU / activation or a last-axis
+  /// reduction of a rank-2 tile, which Interpreter::run_fused can run row by row, a chunk of
+  /// each instruction after the other (its own tiles in row buffers).
+  bool fuse = false;
 };
 
 struct KernelPlan {

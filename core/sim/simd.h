@@ -37,6 +37,17 @@ inline F4 floats4(I4 v) {
 inline F4 select4(I4 mask, F4 a, F4 b) {
   return floats4((bits4(a) & mask) | (bits4(b) & ~mask));
 }
+/// Columns of the 4 x 4 block whose rows are r0..r3: c[j] = {r0[j], r1[j], r2[j], r3[j]}.
+inline void transpose4(F4 r0, F4 r1, F4 r2, F4 r3, F4 c[4]) {
+  const F4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
+  const F4 t1 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
+  const F4 t2 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
+  const F4 t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+  c[0] = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+  c[1] = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+  c[2] = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+  c[3] = __builtin_shufflevector(t2, t3, 2, 3, 6, 7);
+}
 /// Whether every lane of `mask` is set: one instruction (SSE movemask, wasm all_true) where
 /// ANDing the four extracted lanes took seven.
 inline bool all4(I4 mask) {

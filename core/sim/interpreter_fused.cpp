@@ -1,0 +1,311 @@
+// Fused strip groups (plan.h StripGroup::fuse): a row-local run of copies, element-wise
+// operations and last-axis reductions executes one partition at a time, and within a
+// partition a chunk of kChunk elements of each instruction after the other, so that a chain
+// such as softmax's subtract -> exp -> sum reads its input once, passes each chunk on while it
+// is in the core's first-level cache and keeps each reduction in a register until the row
+// ends. The group's own tiles live in one-row buffers (their partition stride is 0).
+//
+// Each instruction computes every element with the operations, in the order, of its own
+// executor (exec_elementwise.cpp, exec_reduce.cpp, exec_movement.cpp), reductions fold the
+// same chunks, so the bytes are those of the whole-tile run (tests/core/sim_fused_test.cpp).
+// An instruction that reads what an earlier one of its phase writes, through another view, or
+// what a reduction of its phase produces, starts a new phase: phases run one after the other
+// on a partition, so each reads only what is complete.
+#include <algorithm>
+
+#include "sim/exec_util.h"
+#include "sim/interpreter.h"
+
+namespace nki::sim {
+
+using namespace nki::ir;
+
+namespace {
+
+enum class Kind { Copy, Binary, TwoOps, Activation, Reduce };
+
+struct Step {
+  const Instruction* in = nullptr;
+  Kind kind = Kind::Copy;
+  int64_t width = 0; // extent of axis 1 of its domain
+  int phase = 0;
+  View out, a, b; // result; the data operand (src / x / data); tensor_tensor's y
+  Source s0, s1;  // tensor_scalar's operand0 / operand1; activation's scale / bias
+  Alu op0 = Alu::Add, op1 = Alu::Bypass;
+  bool r0 = false, r1 = false, scaled = false, biased = false, negate = false;
+  bool bits = false, skip = false; // copies: bit for bit; onto itself (a forwarded tile)
+  Act fn = Act::Copy;
+  float acc = 0;
+};
+
+// Thrown while preparing the steps when the group cannot run fused after all (nothing has been
+// computed yet; run_strips takes over).
+struct Decline {};
+
+struct Access {
+  const Buffer* buf;
+  int64_t origin, s0, s1;
+  bool write, late; // late: a reduction's result, written when its phase ends
+};
+
+bool same_view(const View& x, const View& y) {
+  return x.buf == y.buf && x.origin == y.origin && x.stride[0] == y.stride[0] &&
+         x.stride[1] == y.stride[1] && x.esize == y.esize;
+}
+
+Alu alu_of(Exec& ex, const Instruction& in, const char* key) {
+  auto op = parse_alu(ex.attr_str(in, key));
+  if (!op) throw Decline{};
+  return *op;
+}
+
+// One chunk [c, c + m) of partition pos[0] of step s (the executors' loop bodies).
+void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
+  float t0[kChunk], t1[kChunk], t2[kChunk];
+  switch (s.kind) {
+  case Kind::Copy:
+    if (s.skip && s.a.buf->written.test_range(s.a.offset(pos, c), m)) {
+      ex.log.bytes_moved -= 2 * m * s.a.esize; // counted when the views were made; none move
+      return;
+    }
+    if (s.bits) {
+      copy_bits(s.out, s.a, pos, c, m, ex);
+    } else {
+      read_f32(s.a, pos, c, m, t0, ex);
+      write_f32(s.out, pos, c, m, t0);
+    }
+    return;
+  case Kind::Binary: {
+    const float* pa = in_f32(ex, s.a, pos, c, m, t0);
+    const float* pb = in_f32(ex, s.b, pos, c, m, t1);
+    float* po = out_f32(s.out, {&s.a, &s.b}, pos, c, t2);
+    alu_f32(s.op0, pa, pb, po, m);
+    out_done(s.out, pos, c, m, po, t2);
+    return;
+  }
+  case Kind::TwoOps: {
+    float* po = out_f32(s.out,
+                        {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view},
+                        pos, c, t0);
+    const float* x = in_f32(ex, s.a, pos, c, m, po);
+    apply_op(ex, s.op0, s.s0, s.r0, x, po, pos, c, m, t1);
+    if (s.op1 != Alu::Bypass) apply_op(ex, s.op1, s.s1, s.r1, po, po, pos, c, m, t1);
+    out_done(s.out, pos, c, m, po, t0);
+    return;
+  }
+  case Kind::Activation: {
+    float* po = out_f32(s.out,
+                        {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view},
+                        pos, c, t0);
+    const float* x = in_f32(ex, s.a, pos, c, m, t1);
+    if (s.scaled) {
+      apply_op(ex, Alu::Multiply, s.s0, false, x, po, pos, c, m, t2);
+      x = po;
+    }
+    if (s.biased) {
+      apply_op(ex, Alu::Add, s.s1, false, x, po, pos, c, m, t2);
+      x = po;
+    }
+    act_f32(s.fn, x, po, m);
+    out_done(s.out, pos, c, m, po, t0);
+    return;
+  }
+  case Kind::Reduce:
+    s.acc = fold_run(s.op0, s.acc, in_f32(ex, s.a, pos, c, m, t0), m);
+    return;
+  }
+}
+
+} // namespace
+
+bool Interpreter::run_fused(const StripGroup& g, const std::vector<TensorId>& aliased) {
+  // The group's own tiles: one row each (partition stride 0), unless their copy aliases.
+  std::vector<const Buffer*> rowbufs;
+  if (strip_bufs_.size() < g.local.size()) strip_bufs_.resize(g.local.size());
+  for (size_t i = 0; i < g.local.size(); ++i) {
+    const Tensor& t = k_.tensor(g.local[i]);
+    if (std::find(aliased.begin(), aliased.end(), t.id) != aliased.end()) {
+      ex_.storage.clear_strip(t.id);
+      continue;
+    }
+    Redirect r;
+    r.stride.assign(t.shape.size(), 1);
+    for (size_t d = t.shape.size(); d-- > 1;) r.stride[d - 1] = r.stride[d] * t.shape[d];
+    const int64_t elems = r.stride[0];
+    r.stride[0] = 0;
+    std::unique_ptr<Buffer>& b = strip_bufs_[i];
+    if (!b || b->dtype != t.dtype || b->elems < elems) {
+      if (b) ex_.storage.account(-b->nbytes());
+      b = std::make_unique<Buffer>();
+      b->dtype = t.dtype;
+      b->elems = elems;
+      b->words.reset(new uint64_t[static_cast<size_t>((b->nbytes() + 7) / 8 + 1)]);
+      ex_.storage.account(b->nbytes());
+    }
+    b->written.set_all(); // each row is written before it is read (as in run_strips)
+    r.buf = b.get();
+    ex_.storage.set_strip(t.id, r);
+    rowbufs.push_back(b.get());
+  }
+  auto own = [&](const View& v) {
+    return std::find(rowbufs.begin(), rowbufs.end(), v.buf) != rowbufs.end();
+  };
+  // Copies that alias read-only memory only set their tile's redirect: done first (their
+  // source never changes), so that the steps below resolve the tile there.
+  std::vector<Step> steps;
+  std::vector<std::vector<Access>> accesses;
+  const int64_t log_bytes = ex_.log.bytes_moved;
+  try {
+    for (InstId id : g.insts) {
+      const Instruction& in = k_.inst(id);
+      ex_.cur = &in;
+      if (in.result != kNone &&
+          std::find(aliased.begin(), aliased.end(), in.result) != aliased.end()) {
+        fns_[static_cast<size_t>(id)](ex_, in);
+        if (!ex_.storage.redirect(in.result) || !ex_.storage.redirect(in.result)->buf->read_only)
+          throw Decline{};
+        continue;
+      }
+      Step s;
+      s.in = &in;
+      Domain dom(main_shape(k_, in), {}, ex_.env);
+      s.width = dom.extent(1);
+      auto view = [&](const Operand& o) {
+        View v = resolve(ex_.storage, k_, o.ap, dom, ex_.env, in.loc, ex_.pool);
+        if (v.linear || v.ind || v.rank != 2) throw Decline{};
+        if (!own(v)) ex_.count_bytes(v, dom);
+        return v;
+      };
+      auto source = [&](const char* role, float fallback) {
+        Source src;
+        const Operand* o = ex_.find(in, role);
+        if (!o || o->is_scalar) {
+          src.scalar = true;
+          src.value = o ? static_cast<float>(o->scalar) : fallback;
+        } else {
+          src.view = view(*o);
+        }
+        return src;
+      };
+      const std::string& op = in.opcode;
+      if (op == "load" || op == "store" || op == "tensor_copy") {
+        s.kind = Kind::Copy;
+        s.a = view(ex_.need(in, op == "store" && ex_.find(in, "value") ? "value" : "src"));
+      } else if (op == "tensor_tensor") {
+        s.kind = Kind::Binary;
+        s.a = view(ex_.need(in, "x"));
+        s.b = view(ex_.need(in, "y"));
+        s.op0 = alu_of(ex_, in, "op");
+        if (in.engine == Engine::GpSimd &&
+            (s.op0 == Alu::Add || s.op0 == Alu::Subtract || s.op0 == Alu::Multiply) &&
+            all_int({&s.a, &s.b}))
+          throw Decline{};
+      } else if (op == "tensor_scalar" || op == "scalar_tensor_tensor") {
+        s.kind = Kind::TwoOps;
+        s.a = view(ex_.need(in, "data"));
+        s.s0 = source("operand0", 0.0f);
+        s.s1 = source("operand1", 0.0f);
+        s.op0 = alu_of(ex_, in, "op0");
+        s.op1 = ex_.has_attr(in, "op1") ? alu_of(ex_, in, "op1") : Alu::Bypass;
+        s.r0 = ex_.attr_num(in, "reverse0", 0) != 0;
+        s.r1 = ex_.attr_num(in, "reverse1", 0) != 0;
+      } else if (op == "activation") {
+        s.kind = Kind::Activation;
+        s.a = view(ex_.need(in, "data"));
+        s.scaled = ex_.find(in, "scale") != nullptr;
+        s.biased = ex_.find(in, "bias") != nullptr;
+        s.s0 = source("scale", 1.0f);
+        s.s1 = source("bias", 0.0f);
+        auto fn = parse_act(ex_.attr_str(in, "op"));
+        if (!fn) throw Decline{};
+        s.fn = *fn;
+      } else { // tensor_reduce along axis 1
+        s.kind = Kind::Reduce;
+        s.a = view(ex_.need(in, "data"));
+        s.op0 = alu_of(ex_, in, "op");
+        s.negate = ex_.attr_num(in, "negate", 0) != 0;
+      }
+      // The result (or destination), resolved as its executor does.
+      Domain odom(ex_.out_shape(in), {}, ex_.env);
+      if (in.result == kNone) {
+        s.out = view(ex_.need(in, "dst"));
+      } else {
+        s.out = ex_.tensor_view(in.result, odom);
+        if (s.out.linear || s.out.ind || s.out.rank != 2) throw Decline{};
+        if (!own(s.out)) s.out = ex_.output(in, odom);
+      }
+      if (s.kind == Kind::Copy) {
+        const bool scalar_engine = op == "tensor_copy" && in.engine == Engine::Scalar;
+        s.bits = !scalar_engine && s.out.dtype == s.a.dtype;
+        s.skip = s.bits && same_view(s.out, s.a) && s.a.inner_stride() == 1 &&
+                 s.a.esize == elem_size(s.a.buf->dtype);
+      }
+      // Its phase: after the phase of a reduction it reads, or of a write it shares memory
+      // with through another view.
+      std::vector<Access> mine;
+      auto note = [&](const View& v, bool write, bool late) {
+        mine.push_back({v.buf, v.origin, v.stride[0], v.stride[1], write, late});
+      };
+      note(s.out, true, s.kind == Kind::Reduce);
+      for (const View* v : {&s.a, s.kind == Kind::Binary ? &s.b : nullptr,
+                            s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view})
+        if (v && v->buf) note(*v, false, false);
+      const int phase = steps.empty() ? 0 : steps.back().phase;
+      auto conflicts = [&](const std::vector<Access>& theirs) {
+        for (const Access& x : mine)
+          for (const Access& y : theirs)
+            if (x.buf == y.buf && (x.write || y.write) &&
+                (y.late || x.origin != y.origin || x.s0 != y.s0 || x.s1 != y.s1))
+              return true;
+        return false;
+      };
+      s.phase = phase;
+      for (size_t j = steps.size(); j-- > 0 && steps[j].phase == phase;)
+        if (conflicts(accesses[j])) {
+          s.phase = phase + 1;
+          break;
+        }
+      steps.push_back(std::move(s));
+      accesses.push_back(std::move(mine));
+    }
+  } catch (const Decline&) {
+    ex_.log.bytes_moved = log_bytes;
+    for (TensorId t : g.local) ex_.storage.clear_strip(t);
+    return false;
+  }
+  // Partition by partition; in each, phase by phase, chunk by chunk, step by step.
+  const int64_t seq0 = ex_.seq;
+  int64_t pos[kMaxRank] = {0};
+  for (int64_t p = 0; p < g.rows; ++p) {
+    pos[0] = p;
+    for (size_t first = 0; first < steps.size();) {
+      size_t last = first;
+      int64_t width = 0;
+      while (last < steps.size() && steps[last].phase == steps[first].phase) {
+        Step& s = steps[last++];
+        width = std::max(width, s.width);
+        if (s.kind == Kind::Reduce) s.acc = alu_identity(s.op0);
+      }
+      for (int64_t c = 0; c < width; c += kChunk)
+        for (size_t i = first; i < last; ++i) {
+          Step& s = steps[i];
+          if (c >= s.width) continue;
+          ex_.cur = s.in;
+          ex_.seq = seq0 + static_cast<int64_t>(i) + 1;
+          run_chunk(ex_, s, pos, c, std::min(kChunk, s.width - c));
+        }
+      for (size_t i = first; i < last; ++i) {
+        Step& s = steps[i];
+        if (s.kind != Kind::Reduce) continue;
+        const float v = s.negate ? -s.acc : s.acc;
+        write_f32(s.out, pos, 0, 1, &v);
+      }
+      first = last;
+    }
+  }
+  ex_.seq = seq0 + static_cast<int64_t>(g.insts.size());
+  ex_.log.instructions += static_cast<int64_t>(g.insts.size());
+  return true;
+}
+
+} // namespace nki::sim

@@ -1,0 +1,174 @@
+// Fused strip groups (sim/plan.h StripGroup::fuse, Interpreter::run_fused): a row-local run
+// executed a partition at a time, its instructions interleaved by chunks, gives the bytes of
+// running each instruction over its whole tile (the same kernel with a mask that holds
+// everywhere keeps it on the ordinary path), moves fewer bytes, and an instruction reading
+// what an earlier one wrote through another view waits for it. The maximum / minimum fold the
+// reductions use, which runs four chains side by side, gives the bits of one chain.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "sim/exec_util.h"
+#include "sim/plan.h"
+#include "sim_support.h"
+#include "trace_fixture.h"
+
+using namespace nki;
+using simtest::KernelUnderTest;
+
+namespace {
+
+const char* kEverywhere =
+    R"("mask":[{"lhs":{"c":0,"t":[["A",0,1]],"shape":[128,1]},"op":"<","rhs":{"c":128}}])";
+
+struct Result {
+  std::vector<uint8_t> out;
+  int64_t bytes_moved = 0, instructions = 0;
+  size_t warnings = 0;
+};
+
+Result run_bytes(std::shared_ptr<const ir::Kernel> k, const std::vector<std::vector<float>>& in) {
+  sim::Simulator s(k);
+  for (size_t i = 0; i < in.size(); ++i) std::memcpy(s.input(i), in[i].data(), in[i].size() * 4);
+  s.run();
+  Result r;
+  for (size_t o = 0; o < s.num_outputs(); ++o)
+    r.out.insert(r.out.end(), s.output(o), s.output(o) + s.output_nbytes(o));
+  r.bytes_moved = s.log().bytes_moved;
+  r.instructions = s.log().instructions;
+  r.warnings = s.log().warnings.size();
+  return r;
+}
+
+std::vector<float> values(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  for (float& x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<float>(static_cast<int32_t>(seed)) / 2.0e8f;
+  }
+  return v;
+}
+
+// Softmax rows of x [128, 3000] (a row of two whole chunks and a part), then
+// y = softmax * g + 0.25 through tensor_scalar, stored; `mask` on every instruction, or none.
+std::shared_ptr<const ir::Kernel> softmax_scaled(const std::string& mask) {
+  KernelUnderTest t;
+  int x = t.param("x", "[128,3000]"), g = t.param("g", "[128,3000]");
+  t.open();
+  int out = t.ndarray("out", "[128,3000]", "float32", "shared_hbm");
+  const std::string m = mask.empty() ? "" : "," + mask;
+  auto v = KernelUnderTest::v;
+  int xt = t.call("load", {{"src", v(x)}}, mask);
+  int gt = t.call("load", {{"src", v(g)}}, mask);
+  int mx = t.call("max", {{"x", v(xt)}}, R"("attrs":{"axis":[1],"keepdims":true})" + m);
+  int sh = t.call("subtract", {{"x", v(xt)}, {"y", v(mx)}}, mask);
+  int e = t.call("exp", {{"x", v(sh)}}, mask);
+  int sm = t.call("sum", {{"x", v(e)}}, R"("attrs":{"axis":[1],"keepdims":true})" + m);
+  int r = t.call("divide", {{"x", v(e)}, {"y", v(sm)}}, mask);
+  int w = t.call("multiply", {{"x", v(r)}, {"y", v(gt)}}, mask);
+  int y = t.call("add", {{"x", v(w)}, {"y", R"({"s":0.25})"}}, mask);
+  t.call("store", {{"dst", v(out)}, {"value", v(y)}}, mask);
+  return t.finish({out});
+}
+
+// The fold_run order before the parts: lane l of eight folds elements l, l + 8, ... one by one,
+// then the lanes in order, then the tail.
+float fold_one_chain(sim::Alu op, float acc, const float* v, int64_t n) {
+  float lane[8];
+  std::fill(lane, lane + 8, sim::alu_identity(op));
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int l = 0; l < 8; ++l) lane[l] = sim::alu_one(op, lane[l], v[i + l]);
+  for (float l : lane) acc = sim::alu_one(op, acc, l);
+  for (; i < n; ++i) acc = sim::alu_one(op, acc, v[i]);
+  return acc;
+}
+
+uint32_t bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+} // namespace
+
+TEST_F(TraceTest, sim_a_fused_softmax_gives_the_bytes_of_the_whole_tile_run) {
+  auto fused = softmax_scaled(""), whole = softmax_scaled(kEverywhere);
+  sim::KernelPlan plan = sim::plan_kernel(*fused);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  EXPECT_TRUE(plan.groups[0].fuse);
+  EXPECT_EQ(plan.groups[0].insts.size(), 10u);
+  auto x = values(128 * 3000, 7), g = values(128 * 3000, 8);
+  x[5] = std::numeric_limits<float>::quiet_NaN(); // a NaN row, a row of infinities and zeros
+  for (int f = 0; f < 3000; ++f) x[3000 + f] = f % 3 ? -0.0f : std::numeric_limits<float>::infinity();
+  Result a = run_bytes(fused, {x, g}), b = run_bytes(whole, {x, g});
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(a.instructions, b.instructions);
+  EXPECT_EQ(a.warnings, 0u);
+  EXPECT_EQ(b.warnings, 0u);
+  // x read by max and subtract, g by multiply, out written: 16 bytes per element; the whole-tile
+  // run also writes and reads sh, e, r, w and y.
+  EXPECT_EQ(a.bytes_moved, 128 * 3000 * 16);
+  EXPECT_GT(b.bytes_moved, 2 * a.bytes_moved);
+}
+
+TEST_F(TraceTest, sim_a_fused_read_of_another_view_of_a_write_waits_for_the_whole_row) {
+  // y[:, 0:2048] = 2x; c = y[:, 1:2049] (written by the store except its last column); out = 3c.
+  auto kernel = [](const std::string& mask) {
+    KernelUnderTest t;
+    int x = t.param("x", "[128,2048]");
+    int y =
+        t.req(R"({"op":"param","name":"y","shape":[128,4096],"dtype":"float32","mutable":true})");
+    t.open();
+    int out = t.ndarray("out", "[128,2048]", "float32", "shared_hbm");
+    auto v = KernelUnderTest::v;
+    auto cols = [](int lo) {
+      return R"([{"k":"slice"},{"k":"slice","start":{"c":)" + std::to_string(lo) +
+             R"(},"stop":{"c":)" + std::to_string(lo + 2048) + "}}]";
+    };
+    int xt = t.call("load", {{"src", v(x)}}, mask);
+    int tw = t.call("multiply", {{"x", v(xt)}, {"y", R"({"s":2.0})"}}, mask);
+    t.call("store", {{"dst", KernelUnderTest::view(y, cols(0))}, {"value", v(tw)}}, mask);
+    int c = t.call("load", {{"src", KernelUnderTest::view(y, cols(1))}}, mask);
+    int d = t.call("multiply", {{"x", v(c)}, {"y", R"({"s":3.0})"}}, mask);
+    t.call("store", {{"dst", v(out)}, {"value", v(d)}}, mask);
+    return t.finish({out, y});
+  };
+  auto fused = kernel(""), whole = kernel(kEverywhere);
+  sim::KernelPlan plan = sim::plan_kernel(*fused);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  EXPECT_TRUE(plan.groups[0].fuse);
+  auto xv = values(128 * 2048, 3), yv = values(128 * 4096, 4);
+  Result a = run_bytes(fused, {xv, yv}), b = run_bytes(whole, {xv, yv});
+  EXPECT_EQ(a.out, b.out);
+  std::vector<float> out(128 * 2048);
+  std::memcpy(out.data(), a.out.data(), out.size() * 4);
+  for (int p = 0; p < 128; p += 9)
+    for (int f = 0; f < 2048; ++f) {
+      const float c = f + 1 < 2048 ? 2.0f * xv[p * 2048 + f + 1] : yv[p * 4096 + 2048];
+      ASSERT_EQ(out[p * 2048 + f], 3.0f * c) << p << "," << f;
+    }
+}
+
+TEST(SimFold, maximum_and_minimum_in_four_chains_give_the_bits_of_one) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = INFINITY;
+  for (sim::Alu op : {sim::Alu::Maximum, sim::Alu::Minimum})
+    for (int64_t n : {0, 1, 7, 8, 9, 31, 32, 33, 63, 100, 257, 1000, 1024})
+      for (int kind = 0; kind < 4; ++kind) {
+        std::vector<float> v = values(static_cast<size_t>(n), static_cast<uint32_t>(n * 4 + kind));
+        for (int64_t i = 0; i < n; ++i) {
+          if (kind == 1) // ties of signed zeros at the maximum
+            v[i] = std::fabs(v[i]) < 1.0f ? (i % 2 ? 0.0f : -0.0f) : -std::fabs(v[i]);
+          if (kind == 2 && i % 37 == 11) { // NaNs with their own payloads
+            uint32_t b = 0x7fc00000u + static_cast<uint32_t>(i);
+            std::memcpy(&v[i], &b, 4);
+          }
+          if (kind == 3) v[i] = i % 3 == 0 ? inf : (i % 3 == 1 ? -inf : v[i]);
+        }
+        for (float acc : {sim::alu_identity(op), 0.5f, nan}) {
+          float want = fold_one_chain(op, acc, v.data(), n);
+          float got = sim::fold_run(op, acc, v.data(), n);
+          ASSERT_EQ(bits(got), bits(want)) << sim::alu_name(op) << " n=" << n << " kind=" << kind;
+        }
+      }
+}
