@@ -84,9 +84,9 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
     return;
   }
   case Kind::TwoOps: {
-    float* po = out_f32(s.out,
-                        {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view},
-                        pos, c, t0);
+    float* po = out_f32(
+        s.out, {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view}, pos,
+        c, t0);
     const float* x = in_f32(ex, s.a, pos, c, m, po);
     apply_op(ex, s.op0, s.s0, s.r0, x, po, pos, c, m, t1);
     if (s.op1 != Alu::Bypass) apply_op(ex, s.op1, s.s1, s.r1, po, po, pos, c, m, t1);
@@ -94,9 +94,9 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
     return;
   }
   case Kind::Activation: {
-    float* po = out_f32(s.out,
-                        {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view},
-                        pos, c, t0);
+    float* po = out_f32(
+        s.out, {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view}, pos,
+        c, t0);
     const float* x = in_f32(ex, s.a, pos, c, m, t1);
     if (s.scaled) {
       apply_op(ex, Alu::Multiply, s.s0, false, x, po, pos, c, m, t2);

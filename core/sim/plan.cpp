@@ -188,9 +188,9 @@ InstId forward_store(const Kernel& k, const std::vector<const Instruction*>& g, 
 // rank-2 tiles; copies, fp32 ALU operators that are not bitwise, activations, reductions
 // along axis 1. The dtypes and strides are checked at run time.
 bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
-  static const char* const kOps[] = {"load",          "store",                "tensor_copy",
-                                     "tensor_tensor", "tensor_scalar",        "activation",
-                                     "tensor_reduce", "scalar_tensor_tensor"};
+  static const char* const kOps[] = {
+      "load",          "store",      "tensor_copy",   "tensor_tensor",
+      "tensor_scalar", "activation", "tensor_reduce", "scalar_tensor_tensor"};
   for (const Instruction* in : g) {
     if (std::none_of(std::begin(kOps), std::end(kOps),
                      [&](const char* op) { return in->opcode == op; }))
