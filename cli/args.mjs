@@ -1,4 +1,4 @@
-// Command-line parsing for the four commands. Pure: returns a plan or throws UsageError, so
+// Command-line parsing for the five commands. Pure: returns a plan or throws UsageError, so
 // `--help` and mistakes answer before Pyodide boots.
 
 export const EXIT = Object.freeze({ OK: 0, FAILED: 1, USAGE: 2, INTERNAL: 3 });
@@ -7,6 +7,7 @@ export const USAGE = `Usage:
   nki-playground run [--ir text|json] FILE.py [ARGS...]
   nki-playground trace [--format text|json|html] [-o OUT] FILE.py...
   nki-playground check [--update] PATH...
+  nki-playground compare [--rtol R] [--atol A] [--json] OLD.py NEW.py
   nki-playground site OUT
 
 run     Runs FILE.py like \`python FILE.py ARGS...\` with neuronxcc.nki backed by the
@@ -27,6 +28,15 @@ check   Runs the NKI examples in Markdown (.md, .markdown) and reStructuredText 
         files or folders and compares them with their expected IR or output blocks,
         printing a diff for each mismatch.
           --update        rewrite the expected blocks with what the examples produce
+compare Runs OLD.py and NEW.py (a kernel and its port, e.g. Beta 1 and \`import nki\`)
+        as scripts, pairs their simulated kernel calls in order (the k-th of each; their
+        inputs must be equal: seed the data alike) and compares every output element-wise:
+        max abs and rel error, elements off, all-zero and NaN outputs flagged; then the
+        instructions per engine and regions per kind of each side's IR. The scripts'
+        stdout goes to stderr. Exit status 0 when every output matches within tolerance.
+          --rtol R, --atol A   match when |new - old| <= atol + rtol * |old| per element
+                               (default 1e-05 and 1e-08, np.allclose's)
+          --json               print the report as JSON (docs/compare.md)
 site    Writes the static files a docs site serves for live <nki-playground> examples
         into the folder OUT: the element, the full playground page, the errors pages,
         the Python package and Pyodide. OUT must be new, empty, or written by an
@@ -37,19 +47,21 @@ Options: -h, --help   show this help
 Exit status:
   0  success
   1  the script failed (run: the script's own status), or an example failed to
-     run or did not match (check), or check found no examples
+     run or did not match (check), or check found no examples, or (compare) an
+     output differs, the inputs differ, or a file failed or simulated nothing
   2  usage error (bad option, missing or unreadable file)
   3  internal error: a bug in nki-playground (the stack is printed)
 `;
 
 export class UsageError extends Error {}
 
-const COMMANDS = new Set(["run", "trace", "check", "site"]);
+const COMMANDS = new Set(["run", "trace", "check", "compare", "site"]);
 
 /**
  * @param {string[]} argv  arguments after the script name
  * @returns {{command: "help"} | {command: "run", ir, file, args} |
  *   {command: "trace", format, out, files} | {command: "check", update, paths} |
+ *   {command: "compare", old, new, rtol, atol, json} |
  *   {command: "site", out}}
  */
 export function parseArgs(argv) {
@@ -86,6 +98,11 @@ export function parseArgs(argv) {
       opts.out = arg === "-o" ? valueOf(arg, "-o") : valueOf(arg, "--output");
     } else if (command === "check" && arg === "--update") {
       opts.update = true;
+    } else if (command === "compare" && (is(arg, "--rtol") || is(arg, "--atol"))) {
+      const name = arg.slice(0, 6);
+      opts[name.slice(2)] = tolerance(valueOf(arg, name), name);
+    } else if (command === "compare" && arg === "--json") {
+      opts.json = true;
     } else if (arg.startsWith("-") && arg !== "-") {
       throw new UsageError(`unknown option '${arg}' for ${command}`);
     } else {
@@ -102,12 +119,24 @@ export function parseArgs(argv) {
     if (positional.length === 0) throw new UsageError("missing FILE.py");
     return { command, format: opts.format ?? "text", out: opts.out ?? null, files: positional };
   }
+  if (command === "compare") {
+    if (positional.length !== 2) throw new UsageError(positional.length < 2 ? "compare needs OLD.py and NEW.py" : "compare takes two files");
+    return { command, old: positional[0], new: positional[1], rtol: opts.rtol, atol: opts.atol, json: Boolean(opts.json) };
+  }
   if (command === "site") {
     if (positional.length !== 1) throw new UsageError(positional.length ? "site takes one folder" : "missing OUT");
     return { command, out: positional[0] };
   }
   if (positional.length === 0) throw new UsageError("missing PATH");
   return { command, update: Boolean(opts.update), paths: positional };
+}
+
+function tolerance(text, name) {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0) {
+    throw new UsageError(`${name} expects a number >= 0, got '${text}'`);
+  }
+  return value;
 }
 
 function oneOf(value, allowed, name) {

@@ -21,6 +21,7 @@ export async function main(argv) {
     if (plan.command === "run") return await runCommand(plan);
     if (plan.command === "trace") return await traceCommand(plan);
     if (plan.command === "site") return await siteCommand(plan);
+    if (plan.command === "compare") return await compareCommand(plan);
     return await checkPaths(plan, { createRuntime: bootRuntime });
   } catch (err) {
     if (err instanceof UsageError) {
@@ -60,6 +61,12 @@ function requireFile(file) {
     throw new UsageError(`cannot open '${file}': no such file`);
   }
   if (!stat.isFile()) throw new UsageError(`cannot run '${file}': not a file`);
+}
+
+async function compareCommand(plan) {
+  [plan.old, plan.new].forEach(requireFile);
+  const { compareFiles } = await import("./compare.mjs");
+  return compareFiles(plan, { createRuntime: bootRuntime, write: (t) => process.stdout.write(t) });
 }
 
 async function runCommand({ ir, file, args }) {

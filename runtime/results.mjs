@@ -31,6 +31,8 @@ export function decodeResults(text, blob) {
     prints: sim.prints,
     warnings: sim.warnings,
     comparisons: sim.comparisons.map((c) => comparison(c, decode)),
+    // Instructions the simulator executed (loop bodies once per iteration).
+    ...(typeof sim.executed === "number" ? { executed: sim.executed } : {}),
     // Past the simulator's limits (a print or a warning in a long loop) records are counted.
     ...(sim.prints_dropped ? { prints_dropped: sim.prints_dropped } : {}),
     ...(sim.warnings_dropped ? { warnings_dropped: sim.warnings_dropped } : {}),

@@ -115,6 +115,8 @@ export interface Simulation {
   /** The simulator's warnings (e.g. reads of never-written memory), as printed to stderr. */
   warnings: Array<SourcePosition & { message: string }>;
   comparisons: Comparison[];
+  /** Instructions the simulator executed (a loop body once per iteration). */
+  executed?: number;
   /** device_print executions past the simulator's limit (1,000 prints, 2^20 values): not kept. */
   prints_dropped?: number;
   /** Simulator warnings past its limit (100 a run): not kept. */

@@ -95,6 +95,8 @@ def run(traced):
                 value[...] = arrays.from_bytes(after, dtype, tuple(value.shape))
     finally:
         sim.delete()
+    # Instructions the simulator executed (a loop's body once per iteration): compare's figure.
+    rec["executed"] = log.get("instructions")
     _report(log, rec)
     return outputs
 

@@ -112,6 +112,8 @@ def run(trace, inputs, options=None, zero_placeholders=False):
     targets = _write_back(trace, inputs, outputs)
     for j, target in targets:
         _results.output_array(target, rec["outputs"][j])
+    # Instructions the simulator executed (a loop's body once per iteration): compare's figure.
+    rec["executed"] = log.get("instructions")
     _report(log, rec)
     return Run(outputs, log, seconds)
 
