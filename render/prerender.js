@@ -2,6 +2,7 @@
 // clicks Run (and all it shows with scripts off). Written at docs-build time by
 // `nki-playground trace --format html`; pure (no DOM, no Node APIs) so the element can also
 // call it in the page. Every kernel-derived string goes through escapeHtml or escapeText.
+import { languageTags } from "../runtime/language.mjs";
 import { tokenizeIrLine } from "./tokens.js";
 
 /**
@@ -28,8 +29,12 @@ export function prerender({ source, filename = "kernel.py", traces }) {
   const json = traces.every((t) => typeof t.irJson === "string")
     ? `<template class="nkp-ir-json">${escapeText(irJsonArrayText(traces))}</template>\n`
     : "";
+  // The languages the example was written for, as share links record them ("nki@0.6.0"): a
+  // page published today still says so when the element it loads runs a later NKI.
+  const tags = languageTags(source);
+  const language = tags.length ? ` language="${escapeHtml(tags.join(" "))}"` : "";
   return (
-    `<nki-playground filename="${escapeHtml(filename)}" data-nkp-format="${PRERENDER_FORMAT}">\n` +
+    `<nki-playground filename="${escapeHtml(filename)}" data-nkp-format="${PRERENDER_FORMAT}"${language}>\n` +
     `<pre class="nkp-source"><code>${escapeText(source)}</code></pre>\n` +
     `<div class="nkp-static">\n${kernels}</div>\n` +
     json +

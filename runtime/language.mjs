@@ -33,6 +33,26 @@ export function detectLanguages(source) {
   return found;
 }
 
+/**
+ * What a share link or a docs embed records of `source`: the languages it imports, each as
+ * "id@version" ("nki@0.6.0", "beta1@beta1"), in order of first import.
+ */
+export function languageTags(source) {
+  return detectLanguages(source).map((id) => `${id}@${LANGUAGES[id].version}`);
+}
+
+/**
+ * The tags to record for `source` when an earlier record exists (a docs embed's `language`
+ * attribute): each language the code imports keeps the version it was recorded with; a
+ * recorded language this playground does not know stays; one the code no longer imports goes.
+ */
+export function mergeLanguageTags(source, recorded = []) {
+  const given = recorded.filter((t) => typeof t === "string" && t.includes("@"));
+  const known = detectLanguages(source).map((id) => given.find((t) => t.split("@")[0] === id) ?? `${id}@${LANGUAGES[id].version}`);
+  const unknown = given.filter((t) => !Object.hasOwn(LANGUAGES, t.split("@")[0]));
+  return [...known, ...unknown.filter((t) => !known.includes(t))];
+}
+
 /** The file's language (the first it imports; Beta 1 when it imports neither). */
 export function detectLanguage(source) {
   return LANGUAGES[detectLanguages(source)[0] || "beta1"];

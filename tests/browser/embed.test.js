@@ -60,6 +60,19 @@ y = half(np.ones((128, 2), dtype=np.float32))
 </pre>
 </nki-playground>
 <script type="module" src="../element/nki-playground.js"></script>`;
+// Two current-language examples: one recorded for a later NKI than this playground runs (a page
+// published by a future docs build), one hand-written without a record.
+const LANGUAGE_PAGE = `<!doctype html><meta charset="utf-8"><title>languages</title>
+<nki-playground filename="later.py" language="nki@0.7.0">
+<pre>import nki
+import nki.language as nl
+</pre>
+</nki-playground>
+<nki-playground filename="plain.py">
+<pre>import nki
+</pre>
+</nki-playground>
+<script type="module" src="../element/nki-playground.js"></script>`;
 const RUNTIME_URL = /pyodide|\.wasm(\?|$)|nki-python\.json|nki-snapshot\.bin|worker[^/]*\.js|\/live\.js/;
 
 let browser;
@@ -90,6 +103,11 @@ beforeAll(async () => {
   mkdirSync(join(subRoot, "simwarn/page"), { recursive: true });
   for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc", "nki-snapshot.bin"]) symlinkSync(join(SITE, name), join(subRoot, "simwarn", name));
   writeFileSync(join(subRoot, "simwarn/page/index.html"), SIM_WARNING_PAGE);
+  mkdirSync(join(subRoot, "lang/page"), { recursive: true });
+  for (const name of ["element", "pyodide", "nki-python.json", "nki-python.pyc", "nki-snapshot.bin", "index.html", "assets", "docs"]) {
+    symlinkSync(join(SITE, name), join(subRoot, "lang", name));
+  }
+  writeFileSync(join(subRoot, "lang/page/index.html"), LANGUAGE_PAGE);
   subServer = await startServer({ root: subRoot, needs: [] });
   browser = await launchChromium();
 });
@@ -220,6 +238,31 @@ describe("<nki-playground> on the demo page", () => {
       .poll(() => playground.evaluate(() => window.nkiPlayground?.editor?.text() ?? ""), { timeout: 30_000 })
       .toContain("# edited in the embed <b>x</b>");
     expect(await playground.evaluate(() => window.nkiPlayground.editor.text())).toContain("def tensor_add");
+  });
+
+  test("an example records the language it was written for; a later version is said, and carried to the playground", async () => {
+    // The demo page's examples are pre-rendered: their tag records Beta 1, the chip shows it.
+    const demo = await openDemo();
+    expect(await embed(demo.page, 0).getAttribute("language")).toBe("beta1@beta1");
+    expect(await embed(demo.page, 0).locator(".nkp-language").textContent()).toBe("NKI Beta 1");
+    const { context, page, log } = await openDemo(subServer.url, {}, "lang/page/");
+    const later = embed(page, 0);
+    await later.locator(".nkp-bar").waitFor();
+    expect(await later.locator(".nkp-language").textContent()).toBe("nki@0.7.0");
+    expect(await later.locator(".nkp-status").textContent()).toBe(
+      "This example was written for nki@0.7.0; this playground runs NKI 0.6.0 and NKI Beta 1.",
+    );
+    expect(await embed(page, 1).locator(".nkp-language").textContent()).toBe("NKI 0.6.0");
+    expect(await embed(page, 1).locator(".nkp-status").textContent()).toBe("");
+    await expect.poll(() => later.locator(".nkp-open").evaluate((a) => "stale" in a.dataset)).toBe(false);
+    const [playground] = await Promise.all([context.waitForEvent("page"), later.locator(".nkp-open").click()]);
+    await playground.waitForLoadState();
+    await playground.waitForSelector("html[data-editor-ready]");
+    expect(await playground.textContent("#notice-text")).toBe(
+      "This link was written for nki@0.7.0; this playground runs NKI 0.6.0 and NKI Beta 1.",
+    );
+    expect(log.requests.filter((u) => RUNTIME_URL.test(u))).toEqual([]);
+    expect(log.problems).toEqual([]);
   });
 
   test("served under a sub-path, the element finds its chunks, the worker, the wasm and Pyodide", async () => {

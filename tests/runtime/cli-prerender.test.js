@@ -40,6 +40,13 @@ describe("prerender", () => {
     expect(html).toContain('<li data-region="3"><span class="nkp-region-kind">IfScope</span> <span class="nkp-region-detail">else</span> <span class="nkp-region-count">0 instructions</span></li>');
   });
 
+  test("the languages the code imports are recorded as share links record them; none, no attribute", () => {
+    const tag = (source) => /^<nki-playground [^>]*>/.exec(prerender({ source, filename: "k.py", traces: [TRACE] }))[0];
+    expect(tag("import nki\nimport nki.language as nl\n")).toBe('<nki-playground filename="k.py" data-nkp-format="1" language="nki@0.6.0">');
+    expect(tag("from neuronxcc import nki\nimport nki.isa as nisa\n")).toBe('<nki-playground filename="k.py" data-nkp-format="1" language="beta1@beta1 nki@0.6.0">');
+    expect(tag("x = 1\n")).toBe('<nki-playground filename="k.py" data-nkp-format="1">');
+  });
+
   test("the embedded JSON is the printer's text, only &, < and > escaped", () => {
     expect(html).toContain(`<template class="nkp-ir-json">[\n{"kernel":"&lt;script&gt;alert(\\"x\\")&lt;/script&gt;"}\n]\n</template>`);
   });

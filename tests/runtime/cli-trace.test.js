@@ -35,7 +35,8 @@ describe("nki-playground trace", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^traced tensor_add: 5 instructions\n/);
     const html = readFileSync(out, "utf8");
-    expect(html.startsWith(`<nki-playground filename="${KERNEL}" data-nkp-format="1">\n<pre class="nkp-source"><code>`)).toBe(true);
+    // The language the example was written for, as share links record it (issue 12, item 7).
+    expect(html.startsWith(`<nki-playground filename="${KERNEL}" data-nkp-format="1" language="beta1@beta1">\n<pre class="nkp-source"><code>`)).toBe(true);
     expect(html).toContain('<span class="ir-kw">LoopScope</span>');
     expect(html).toContain('<span class="nkp-region-detail">affine %j in [0, 2) trip 2</span>');
     const json = await cli(["trace", "--format", "json", KERNEL]);

@@ -65,7 +65,7 @@ test("every page is written, README as index.html; a stale expected block is rep
 
 test("an example is a pre-rendered embed with its real IR; the expected block follows it", () => {
   const html = read("guide.html");
-  const embed = /<nki-playground filename="guide\.md" data-nkp-format="1">[\s\S]*?<\/nki-playground>/.exec(html)?.[0];
+  const embed = /<nki-playground filename="guide\.md" data-nkp-format="1" language="beta1@beta1">[\s\S]*?<\/nki-playground>/.exec(html)?.[0];
   expect(embed).toBeTruthy();
   expect(embed).toContain("<pre class=\"nkp-source\"><code>import neuronxcc.nki as nki");
   // The static IR is the trace's text, token-coloured: without the tags it is the expected IR.

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "vitest";
 
 import { decodeState, encodeState, fromBase64Url, languageNotice, toBase64Url, VERSIONS } from "../../web/src/share/codec.js";
+import { languageTags, mergeLanguageTags } from "../../runtime/language.mjs";
 
 // Written by the v1 encoder; never regenerate: old links in the wild look exactly like this.
 const FROZEN = {
@@ -63,5 +64,18 @@ describe("share codec", () => {
     );
     expect(languageNotice({ language: "nki@0.7.0" })).toBe("");
     expect(languageNotice(null)).toBe("");
+  });
+
+  test("a docs embed's recorded versions carry into its link for the languages the code imports", async () => {
+    const layout = { top: "ir", bottom: "output", splitX: 0.5, splitY: 0.68 };
+    const code = "import nki\n";
+    const link = (language) => encodeState({ code, example: null, layout, language }).then(decodeState);
+    expect((await link(["nki@0.7.0"])).language).toEqual(["nki@0.7.0"]);
+    // A language the code no longer imports goes; one the code imports and the record lacks comes.
+    expect((await link(["beta1@beta1"])).language).toEqual(["nki@0.6.0"]);
+    // A language this playground does not know stays (the reader's playground may).
+    expect((await link(["nkipy@1.0", "nki@0.6.0"])).language).toEqual(["nki@0.6.0", "nkipy@1.0"]);
+    expect(mergeLanguageTags("print(1)\n", ["nki@0.7.0"])).toEqual([]);
+    expect(languageTags("from neuronxcc import nki\nimport nki.isa\n")).toEqual(["beta1@beta1", "nki@0.6.0"]);
   });
 });

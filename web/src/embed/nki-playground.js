@@ -8,10 +8,13 @@
 // the page. With scripts off, the plain HTML is what the reader sees — it stays readable.
 //
 // Attributes: readonly, panes="ir,regions,sim,output", autorun, height, theme, filename,
-// playground (the full page's URL; default: the site root next to this script's folder).
+// playground (the full page's URL; default: the site root next to this script's folder),
+// language (what the code was written for, "nki@0.6.0"; the pre-render writes it).
 import elementCss from "./element.css?inline";
 import { adoptStyle } from "../adopt-style.js";
 import { playgroundHref } from "./playground-link.js";
+import { LANGUAGES, languageTags } from "../../../runtime/language.mjs";
+import { languageNotice } from "../share/codec.js";
 
 // live.js takes these from here: with the entry's signature kept strict (vite.element.config.js),
 // importing anything that is not an export of this module would split the entry into a facade
@@ -99,6 +102,15 @@ export class NkiPlaygroundElement extends HTMLElement {
     return asked.length ? [...new Set(asked)] : known;
   }
 
+  /**
+   * The languages the code was written for, as "id@version" tags: the `language` attribute
+   * (the docs build records it), else what the code imports.
+   */
+  get language() {
+    const attr = (this.getAttribute("language") ?? "").trim();
+    return attr ? attr.split(/\s+/) : languageTags(this.#sourceText);
+  }
+
   get playgroundUrl() {
     const attr = this.getAttribute("playground");
     return attr ? new URL(attr, document.baseURI).href : SITE_ROOT;
@@ -142,10 +154,25 @@ export class NkiPlaygroundElement extends HTMLElement {
     // The href is refreshed after edits with a debounce; a click that beats it waits for the
     // fresh one instead of opening stale code.
     link.addEventListener("click", (event) => this.#openPlayground(event));
-    bar.append(runButton, name, status, link);
+    const language = doc.createElement("span");
+    language.className = "nkp-language";
+    bar.append(runButton, name, language, status, link);
     this.prepend(bar);
+    this.#showLanguage();
     this.#applyHeight();
     this.#refreshLink();
+  }
+
+  /** The language chip; a version this playground does not run is said in the status. */
+  #showLanguage() {
+    const chip = this.#part("nkp-language");
+    const tags = this.language;
+    const known = Object.values(LANGUAGES);
+    chip.textContent = tags.map((t) => known.find((l) => `${l.id}@${l.version}` === t)?.label ?? t).join(", ");
+    chip.title = tags.length ? `Written for ${tags.join(", ")}` : "";
+    chip.hidden = !tags.length;
+    const notice = languageNotice({ language: tags });
+    if (notice) this.#setStatus("notice", notice.replace("This link was", "This example was"));
   }
 
   #part(cls) {
@@ -166,7 +193,8 @@ export class NkiPlaygroundElement extends HTMLElement {
     const link = this.#part("nkp-open");
     if (!link) return Promise.resolve();
     link.dataset.stale = "";
-    return playgroundHref(this.playgroundUrl, { code: this.source }).then(
+    const recorded = this.hasAttribute("language") ? this.language : undefined;
+    return playgroundHref(this.playgroundUrl, { code: this.source, language: recorded }).then(
       (href) => {
         if (version !== this.#linkVersion) return;
         link.href = href;

@@ -5,11 +5,13 @@ import { encodeState } from "../share/codec.js";
 
 /**
  * @param {string} pageUrl  The playground page (absolute).
- * @param {{code: string}} state
+ * @param {{code: string, language?: string[]}} state  `language`: the versions the embed
+ *   recorded (its `language` attribute), carried into the link so the page can say when it
+ *   runs another version.
  * @returns {Promise<string>}
  */
-export async function playgroundHref(pageUrl, { code }) {
+export async function playgroundHref(pageUrl, { code, language }) {
   const url = new URL(pageUrl);
-  url.hash = await encodeState({ code, example: null });
+  url.hash = await encodeState({ code, example: null, ...(language?.length ? { language } : {}) });
   return url.href;
 }

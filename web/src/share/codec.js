@@ -4,7 +4,7 @@
 // here; encode() writes only the newest. A new version is a new row in DECODERS that returns
 // the same state shape (state.js sanitizes it), never an edit of an old row.
 
-import { LANGUAGES, detectLanguages } from "../../../runtime/language.mjs";
+import { LANGUAGES, languageTags, mergeLanguageTags } from "../../../runtime/language.mjs";
 
 const CURRENT = "v1";
 
@@ -44,11 +44,15 @@ const DECODERS = {
   },
 };
 
-/** `v1/…` for a state (without the leading '#'). */
+/**
+ * `v1/…` for a state (without the leading '#'). `state.language`, when given (a docs embed's
+ * recorded languages), keeps the versions it names for the languages the code imports.
+ */
 export async function encodeState(state) {
   const record = { code: state.code, example: state.example, layout: state.layout, file: state.file };
-  const langs = typeof state.code === "string" ? detectLanguages(state.code) : [];
-  if (langs.length) record.language = langs.map((id) => `${id}@${LANGUAGES[id].version}`);
+  const code = typeof state.code === "string" ? state.code : "";
+  const langs = Array.isArray(state.language) ? mergeLanguageTags(code, state.language) : languageTags(code);
+  if (langs.length) record.language = langs;
   const json = JSON.stringify(record);
   return `${CURRENT}/${toBase64Url(await deflate(new TextEncoder().encode(json)))}`;
 }
