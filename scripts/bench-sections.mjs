@@ -54,6 +54,20 @@ export const SECTIONS = {
     args: [],
     intro: "Each `kernels/*.py` run whole (trace, simulate on seeded data, compare) in one warm runtime.",
   },
+  port: {
+    title: "Porting bench: Beta 1 kernels against their ports (Node)",
+    script: "scripts/bench-port.mjs",
+    args: ["--runs", "15"],
+    intro:
+      "Issue 12: each current-language example (`kernels/*_nki.py`, `import nki`) against the Beta 1 " +
+      "version of the same kernel, on the same seeded inputs, in one warm Node runtime, measured in " +
+      "turn (old, new, old, new, …) so the machine's load falls on both alike. Trace = a trace " +
+      "without data (`nt.tensor[...]` placeholders); simulate = a simulated call on the arrays, its " +
+      "trace included, as a user's call (`nki.simulate_kernel` / `nki.simulate`). IR instructions " +
+      "are the printed IR's; executed, what the simulator ran (a loop body once per iteration). " +
+      "The current language unrolls Python loops and traces an LNC2 kernel once per core, so the " +
+      "same work is more instructions to build and to plan.",
+  },
   cli: {
     title: null, // bench_cli.mjs prints its own heading and markers
     script: "scripts/bench_cli.mjs",

@@ -1,7 +1,7 @@
 // npm run bench: start-up, trace time and module size, measured in one run on this machine.
 // Prints a Markdown table and refreshes the "Latest run" section of BENCHMARKS.md.
 //
-//   node scripts/bench.mjs [--runs N] [--boots N] [--only core,sim,page,flood,views,embed,examples,cli] [--no-write]
+//   node scripts/bench.mjs [--runs N] [--boots N] [--only core,sim,page,flood,views,embed,examples,port,cli] [--no-write]
 //
 // The browser, CLI and example figures come from their own scripts (scripts/bench-sections.mjs).
 import { spawnSync } from "node:child_process";
