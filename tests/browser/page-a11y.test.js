@@ -27,7 +27,7 @@ describe.each(["light", "dark"])("%s", (scheme) => {
     const page = await openPage(browser.context, pg.server.url);
     expect(await waitForRuntime(page)).toBe("ready");
     expect(await runAndWait(page)).toBe("ready");
-    for (const tab of ["ir", "regions", "sim", "problems", "output"]) {
+    for (const tab of ["ir", "regions", "sim", "compare", "problems", "output"]) {
       await page.click(`#tab-${tab}`);
       expect(await violations(page), tab).toEqual([]);
     }

@@ -10,6 +10,7 @@ import { adoptCode, DEFAULT_FILE, touch, uniqueName } from "./files.js";
 import { createFilePicker } from "./file-picker.js";
 import { debounce, defaultState, fileName, linkState, loadSaved, sanitizeState, save } from "./state.js";
 import { createViews } from "./views.js";
+import { createComparePanel } from "./compare-panel.js";
 import { checkDiagnostics, definedKernels, isNotice, simulatorDiagnostics } from "../editor/diagnostics.js";
 import { createEditor } from "../editor/editor.js";
 import { adoptStyle } from "../adopt-style.js";
@@ -118,12 +119,14 @@ export async function startPage(client) {
     onHoverLine: (line) => views?.onHoverLine(line),
   });
   const views = createViews({ editor, fileName: () => filename() });
+  let comparePanel = null;
   const layout = createLayout({
     layout: state.layout,
     onChange(next) {
       state.layout = next;
       persist();
     },
+    onShow: (tab) => tab === "compare" && comparePanel?.render(),
   });
 
   // Files: an example is shown as it is; the first edit makes it the user's file (files.js).
@@ -132,6 +135,7 @@ export async function startPage(client) {
     Object.assign(state, { files, current: index, example: null });
     if (dropped) showNotice(`Your file list is full: ${dropped.name}, used longest ago, was removed.`);
     picker.render();
+    comparePanel?.render();
   }
   const picker = createFilePicker({
     getState: () => state,
@@ -145,6 +149,7 @@ export async function startPage(client) {
       }
       editor.setText(state.code); // one undo step: Ctrl+Z brings the previous text back
       picker.render();
+      comparePanel?.render();
       views.clear();
       persist();
     },
@@ -163,6 +168,21 @@ export async function startPage(client) {
   setupTheme($("theme"));
 
   let lastResult = null;
+
+  // The Compare tab: the editor's code against another version (the porting bench).
+  comparePanel = createComparePanel({
+    panel: $("panel-compare"),
+    client,
+    getState: () => state,
+    editorText: () => editor.text(),
+    note: (text) => messages.note(text),
+    onBusy(on) {
+      runButton.disabled = on;
+      stopButton.disabled = !on;
+    },
+    setStatus,
+    onSourceClick: (loc) => editor.select(loc.line ?? 1, loc.col ?? 1),
+  });
 
   /** The Simulation tab's badge: how many kernels were simulated, red when a check failed. */
   function showSimCount(simulated, failedChecks) {
@@ -335,6 +355,7 @@ export async function startPage(client) {
       editor.setText(state.code);
       layout.apply(state.layout);
       picker.render();
+      comparePanel.render();
       views.clear();
     } catch (err) {
       showNotice(`This link could not be opened: ${err.message}. Your code is unchanged.`);

@@ -8,7 +8,7 @@ import { DEFAULT_FILE, adoptCode, sanitizeFiles } from "./files.js";
 const STORAGE_KEY = "nki-playground:state";
 const LEGACY_SOURCE_KEY = "nki-playground:source"; // the first page kept only the source here
 
-export const TOP_TABS = ["ir", "regions", "sim"];
+export const TOP_TABS = ["ir", "regions", "sim", "compare"];
 export const BOTTOM_TABS = ["output", "problems"];
 
 export const DEFAULT_LAYOUT = Object.freeze({ top: "ir", bottom: "output", splitX: 0.5, splitY: 0.68 });

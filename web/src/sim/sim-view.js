@@ -13,13 +13,17 @@ import "./sim-view.css"; // a shadow-root host imports "./sim-view.css?inline" i
 /**
  * @param {HTMLElement} container
  * @param {{onSourceClick?: (loc: {file: string, line: number, col: number}) => void,
- *          errorHref?: (code: string) => string}} [opts]
+ *          errorHref?: (code: string) => string,
+ *          words?: {expected?: string, actual?: string, ok?: string, failed?: string}}} [opts]
  *   `errorHref`: the errors-page URL of a warning's code; without it codes are shown unlinked.
+ *   `words`: how a comparison names its sides and verdicts (the Compare tab: old / new, match /
+ *   mismatch); default expected / actual, ok / failed.
  */
 const NO_SIMULATION = "No simulation in this run. Call the kernel on NumPy arrays (or nki.simulate_kernel) to see its data here.";
 
 export function createSimView(container, opts = {}) {
   const { onSourceClick = () => {}, errorHref = null } = opts;
+  const words = { expected: "expected", actual: "actual", ok: "ok", failed: "failed", ...opts.words };
   const doc = container.ownerDocument;
   const root = doc.createElement("div");
   root.className = "nkp-sim";
@@ -163,7 +167,7 @@ export function createSimView(container, opts = {}) {
   function comparisonBlock(c) {
     const box = el("div", `nkp-compare ${c.ok ? "nkp-compare-ok" : "nkp-compare-failed"}`);
     const head = el("div", "nkp-compare-head");
-    head.append(el("span", `nkp-badge ${c.ok ? "nkp-badge-ok" : "nkp-badge-failed"}`, c.ok ? "ok" : "failed"));
+    head.append(el("span", `nkp-badge ${c.ok ? "nkp-badge-ok" : "nkp-badge-failed"}`, c.ok ? words.ok : words.failed));
     head.append(el("span", "nkp-compare-label", c.label || "comparison"));
     head.append(el("span", "nkp-compare-err", `max abs error ${fmt(c.max_abs_err)}`));
     const src = sourceButton(c);
@@ -174,12 +178,12 @@ export function createSimView(container, opts = {}) {
     const lo = Math.min(c.expected?.min ?? Infinity, c.actual?.min ?? Infinity);
     const hi = Math.max(c.expected?.max ?? -Infinity, c.actual?.max ?? -Infinity);
     const titled = (word, t) => (!t.name || t.name === word ? word : `${word} ${t.name}`);
-    if (c.expected) row.append(tensorCard(c.expected, { title: titled("expected", c.expected), lo, hi }));
-    if (c.actual) row.append(tensorCard(c.actual, { title: titled("actual", c.actual), lo, hi }));
+    if (c.expected) row.append(tensorCard(c.expected, { title: titled(words.expected, c.expected), lo, hi }));
+    if (c.actual) row.append(tensorCard(c.actual, { title: titled(words.actual, c.actual), lo, hi }));
     const diff = difference(c);
     if (diff && diff.max === 0 && !diff.nan_count) {
       // Nothing to draw: a flat heatmap of zeros would read as "something is there".
-      row.append(el("p", "nkp-compare-same", "|difference| is 0 everywhere: expected and actual are equal element for element."));
+      row.append(el("p", "nkp-compare-same", `|difference| is 0 everywhere: ${words.expected} and ${words.actual} are equal element for element.`));
     } else if (diff) row.append(tensorCard(diff, { lo: 0, hi: diff.max }));
     box.append(row);
     return box;
