@@ -228,5 +228,6 @@ function summary(report) {
   if (report.verdict === "not compared") return report.problems.map((p) => p.message).join("; ");
   const off = outputs.filter((o) => o.status !== "match").length;
   const calls = `${report.pairs.length} call${report.pairs.length === 1 ? "" : "s"}`;
-  return off ? `${off} of ${outputs.length} outputs differ (${calls})` : `${outputs.length} output${outputs.length === 1 ? "" : "s"} within tolerance (${calls})`;
+  const of = `${off} of ${outputs.length} output${outputs.length === 1 ? "" : "s"} ${off === 1 ? "differs" : "differ"}`;
+  return off ? `${of} (${calls})` : `${outputs.length} output${outputs.length === 1 ? "" : "s"} within tolerance (${calls})`;
 }

@@ -100,7 +100,7 @@ export function createCompareView(container, opts = {}) {
     if (c.executed.old !== null || c.executed.new !== null) {
       rows.push({ cls: "nkp-cmp-total", cells: ["executed (simulated)", String(c.executed.old ?? "–"), String(c.executed.new ?? "–")] });
     }
-    return table("The IR of each side: instructions per engine, regions per kind", ["", "old", "new"], rows, "nkp-cmp-counts");
+    return table("The IR of each side: instructions per engine, regions per kind", ["IR", "old", "new"], rows, "nkp-cmp-counts");
   }
 
   function flagNotes(pair) {
