@@ -62,7 +62,7 @@ y = half(np.ones((128, 2), dtype=np.float32))
 <script type="module" src="../element/nki-playground.js"></script>`;
 // Two current-language examples: one recorded for a later NKI than this playground runs (a page
 // published by a future docs build), one hand-written without a record.
-const LANGUAGE_PAGE = `<!doctype html><meta charset="utf-8"><title>languages</title>
+const LANGUAGE_PAGE = `<!doctype html><meta charset="utf-8"><title>languages</title><link rel="icon" href="data:,">
 <nki-playground filename="later.py" language="nki@0.7.0">
 <pre>import nki
 import nki.language as nl
