@@ -1,6 +1,7 @@
 // The registry of the current language's ISA instructions and what their handlers share.
 #include <algorithm>
 
+#include "ir/target.h"
 #include "isa/isa.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
@@ -65,8 +66,8 @@ std::vector<std::string> api_names() {
 }
 
 int nc_version(const NeuronCodegen& cg) {
-  const std::string& t = cg.options().target;
-  return t == "trn1" || t == "inf2" || t == "gen2" ? 2 : t == "trn2" || t == "gen3" ? 3 : 4;
+  const ir::Target* t = ir::find_target(cg.options().target);
+  return t ? t->nc_version : ir::targets().back().nc_version;
 }
 
 ValueId tile(NeuronCodegen& cg, const OpCall& c, const std::string& role, Mem allowed) {

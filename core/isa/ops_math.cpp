@@ -2,6 +2,7 @@
 // first). Same opcodes and numerics as Beta 1 (docs/ops/math.md).
 #include <algorithm>
 
+#include "ir/target.h"
 #include "isa/isa.h"
 #include "lang/math_common.h"
 #include "sema/sema.h"
@@ -283,7 +284,8 @@ void bn(NeuronCodegen& cg, const OpCall& c, int64_t out_free) {
   const auto& os = lang::shape_of(cg, dst);
   const auto& ds = lang::shape_of(cg, data);
   int64_t n = lang::free_size(ds);
-  if (c.api == "bn_stats" && n > 512) sema::err_elements_per_partition("data", c.api, n, 1, 512);
+  if (c.api == "bn_stats" && n > ir::kBnStatsFmax)
+    sema::err_elements_per_partition("data", c.api, n, 1, ir::kBnStatsFmax);
   if (c.api == "bn_aggr" && n % 3) sema::err_elements_per_partition_multiple("data", c.api, n, 3);
   if (os.empty() || os[0] != ds[0] || lang::free_size(os) != out_free)
     sema::err_isa_rule(c.api, "dst is (partitions, " + std::to_string(out_free) + "), got " +

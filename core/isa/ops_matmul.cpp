@@ -1,6 +1,7 @@
 // nisa.nc_matmul of the current language: dst (PSUM) first; accumulate=None is "auto" — the
 // first write to a PSUM element overwrites it, later ones accumulate (the simulator tracks it
 // per element); the dst dtype rules per NeuronCore generation.
+#include "ir/target.h"
 #include "isa/isa.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
@@ -49,9 +50,9 @@ void nc_matmul(NeuronCodegen& cg, const OpCall& c) {
   if (ss[0] != ms[0])
     sema::err_num_partition_mismatch(
         sema::describe("stationary", ss) + ", " + sema::describe("moving", ms), "nc_matmul");
-  if (ss[0] > 128)
+  if (ss[0] > ir::kPmax)
     sema::err_size_of_dimension_exceed_arch_limit(0, sema::describe("stationary", ss), "nc_matmul",
-                                                  128);
+                                                  ir::kPmax);
   int64_t m = lang::free_size(ss), n = lang::free_size(ms);
   if (double_row) {
     if (ss.size() != 3 || ss[1] != 2 || ms.size() != 3 || ms[1] != 2)
@@ -61,11 +62,12 @@ void nc_matmul(NeuronCodegen& cg, const OpCall& c) {
     m /= 2;
     n /= 2;
   }
-  if (m > 128)
+  if (m > ir::kGemmStationaryFmax)
     sema::err_size_of_dimension_exceed_arch_limit(1, sema::describe("stationary", ss), "nc_matmul",
-                                                  128);
+                                                  ir::kGemmStationaryFmax);
   DType dt = lang::dtype_of(cg, dst);
-  const int64_t n_max = nc >= 4 ? (dt == DType::BFloat16 ? 8192 : 4096) : 512;
+  // trn3's moving tile may be wider than gemm_moving_fmax.
+  const int64_t n_max = nc >= 4 ? (dt == DType::BFloat16 ? 8192 : 4096) : ir::kGemmMovingFmax;
   if (n > n_max)
     sema::err_size_of_dimension_exceed_arch_limit(1, sema::describe("moving", ms), "nc_matmul",
                                                   n_max);

@@ -7,18 +7,20 @@
 
 #include "codegen/neuron_codegen.h"
 #include "ir/ir.h"
+#include "ir/target.h"
 #include "lang/ops.h"
 
 namespace nki::lang {
 
-constexpr int64_t kPmax = 128;     ///< partitions of SBUF/PSUM (nl.tile_size.pmax)
-constexpr int64_t kPsumFmax = 512; ///< fp32 elements per partition of one PSUM bank
-constexpr int64_t kPsumBanks = 8;
-constexpr int64_t kPsumPartitionBytes = 16 * 1024;
-constexpr int64_t kSbufPartitionBytes = 192 * 1024; ///< NeuronCore-v2 (Trn1)
-constexpr int64_t kGemmStationaryFmax = 128;
-constexpr int64_t kGemmMovingFmax = 512;
-constexpr int64_t kBnStatsFmax = 512;
+// The hardware limits (ir/target.h, the one copy) under the names the ops use.
+using ir::kBnStatsFmax;
+using ir::kGemmMovingFmax;
+using ir::kGemmStationaryFmax;
+using ir::kPmax;
+using ir::kPsumBanks;
+using ir::kPsumFmax;
+using ir::kPsumPartitionBytes;
+using ir::kSbufPartitionBytes;
 
 /// Which memories an operand may live in.
 enum class Mem : uint8_t { Hbm = 1, Sbuf = 2, Psum = 4, OnChip = 6, Any = 7 };

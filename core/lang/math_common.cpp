@@ -4,6 +4,8 @@
 #include <cstring>
 #include <memory>
 
+#include "ir/op_names.h"
+#include "ir/target.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
 #include "sema/sema_math.h"
@@ -12,91 +14,33 @@ namespace nki::lang::math {
 
 using namespace nki::ir;
 
-namespace {
-
-bool in(const std::string& s, std::initializer_list<const char*> names) {
-  for (const char* n : names)
-    if (s == n) return true;
-  return false;
-}
-
-} // namespace
-
+// The operator and activation names are ir/op_names.h's (the one table).
 std::string canonical_op(const std::string& name) {
-  static const std::pair<const char*, const char*> kAliases[] = {
-      {"max", "maximum"},
-      {"amax", "maximum"},
-      {"fmax", "maximum"},
-      {"min", "minimum"},
-      {"amin", "minimum"},
-      {"fmin", "minimum"},
-      {"true_divide", "divide"},
-      {"absolute", "abs"},
-      {"bitwise_not", "invert"},
-      {"bitwise_invert", "invert"},
-      {"bitwise_left_shift", "left_shift"},
-      {"bitwise_right_shift", "right_shift"},
-      {"remainder", "mod"},
-      {"sum", "add"},
-      {"prod", "multiply"},
-      {"pow", "power"},
-      {"expit", "sigmoid"},
-      {"identity", "copy"},
-  };
-  for (const auto& [from, to] : kAliases)
-    if (name == from) return to;
-  return name;
+  return ir::canonical_op(name);
 }
 
 bool is_binary_alu(const std::string& op) {
-  return in(op, {"add",         "subtract",   "multiply",      "divide",      "maximum",
-                 "minimum",     "power",      "mod",           "fmod",        "equal",
-                 "not_equal",   "greater",    "greater_equal", "less",        "less_equal",
-                 "logical_and", "logical_or", "logical_xor",   "bitwise_and", "bitwise_or",
-                 "bitwise_xor", "left_shift", "right_shift"});
+  auto a = ir::find_alu(op);
+  return a && !ir::alu_is_unary(*a);
 }
 
 bool is_unary_alu(const std::string& op) {
-  return in(op, {"invert", "logical_not", "abs", "rsqrt", "reciprocal"});
+  auto a = ir::find_alu(op);
+  return a && ir::alu_is_unary(*a) && *a != ir::AluOp::Bypass;
 }
 
 bool is_bitvec(const std::string& op) {
-  return in(op,
-            {"bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert"});
+  auto a = ir::find_alu(op);
+  return a && ir::alu_is_bitvec(*a);
 }
 
 bool is_reduce_op(const std::string& op) {
-  return in(op, {"add", "subtract", "multiply", "maximum", "minimum", "bitwise_and", "bitwise_or",
-                 "bitwise_xor", "logical_and", "logical_or", "logical_xor"});
+  auto a = ir::find_alu(op);
+  return a && ir::alu_is_reduce(*a);
 }
 
 bool is_activation_fn(const std::string& op) {
-  return in(op, {"copy",
-                 "square",
-                 "sigmoid",
-                 "relu",
-                 "gelu",
-                 "gelu_dx",
-                 "gelu_apprx_tanh",
-                 "gelu_apprx_sigmoid",
-                 "silu",
-                 "silu_dx",
-                 "tanh",
-                 "softplus",
-                 "mish",
-                 "erf",
-                 "erf_dx",
-                 "exp",
-                 "log",
-                 "sin",
-                 "cos",
-                 "tan",
-                 "arctan",
-                 "sqrt",
-                 "rsqrt",
-                 "reciprocal",
-                 "sign",
-                 "abs"});
+  return ir::find_activation(op).has_value();
 }
 
 int nc_version(const OpCall& c) {
@@ -104,7 +48,7 @@ int nc_version(const OpCall& c) {
 }
 
 const char* target_name(int v) {
-  return v >= 3 ? "trn2" : "trn1";
+  return ir::target_of_nc_version(v).name;
 }
 
 std::string op_attr(const OpCall& c, const std::string& key) {

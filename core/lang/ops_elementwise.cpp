@@ -4,6 +4,7 @@
 // transcendental unary functions → activation on the Scalar engine.
 #include <algorithm>
 
+#include "ir/op_names.h"
 #include "lang/call.h"
 #include "lang/common.h"
 #include "lang/math_common.h"
@@ -218,37 +219,12 @@ ValueId binary(NeuronCodegen& cg, const std::string& api, const std::string& op,
 }
 
 void register_elementwise_ops(OpRegistry& r) {
-  for (const char* api :
-       {"add",           "subtract",   "multiply",    "divide",      "power",      "maximum",
-        "minimum",       "mod",        "fmod",        "equal",       "not_equal",  "greater",
-        "greater_equal", "less",       "less_equal",  "logical_and", "logical_or", "logical_xor",
-        "bitwise_and",   "bitwise_or", "bitwise_xor", "left_shift",  "right_shift"})
-    r.add(api, handle_binary);
-  for (const char* api : {"abs",
-                          "sign",
-                          "exp",
-                          "log",
-                          "cos",
-                          "sin",
-                          "tan",
-                          "tanh",
-                          "arctan",
-                          "sqrt",
-                          "rsqrt",
-                          "sigmoid",
-                          "relu",
-                          "gelu",
-                          "gelu_dx",
-                          "gelu_apprx_tanh",
-                          "gelu_apprx_sigmoid",
-                          "silu",
-                          "silu_dx",
-                          "erf",
-                          "erf_dx",
-                          "softplus",
-                          "mish",
-                          "square"})
-    r.add(api, handle_activation_fn);
+  // nl.add ... nl.right_shift and nl.exp ... nl.square: the binary operators and the activation
+  // functions of ir/op_names.h (copy and reciprocal are nl functions of their own).
+  for (const std::string& api : ir::alu_names())
+    if (!ir::alu_is_unary(*ir::find_alu(api))) r.add(api, handle_binary);
+  for (const std::string& api : ir::activation_names())
+    if (api != "copy" && api != "reciprocal") r.add(api, handle_activation_fn);
   for (const char* api : {"negative", "logical_not", "invert"}) r.add(api, handle_vector_unary);
   for (const char* api : {"floor", "ceil", "trunc"}) r.add(api, handle_rounding);
   r.add("rand", handle_rand);

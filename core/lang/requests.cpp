@@ -1,5 +1,9 @@
 #include "lang/requests.h"
 
+#include <cstdlib>
+#include <stdexcept>
+
+#include "ir/affine_json.h"
 #include "isa/requests.h"
 #include "isa/view.h"
 #include "lang/call.h"
@@ -7,6 +11,7 @@
 #include "run/run_session.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
+#include "sema/sema_current.h"
 #include "trace/trace_context.h"
 
 namespace nki::lang {
@@ -98,40 +103,17 @@ ValueOrScalar decode_operand(NeuronCodegen& cg, const Json& j) {
 
 IndexExpr decode_expr(const Json& j) {
   IndexExpr out;
-  out.expr = ir::AffineExpr(j["c"].is_null() ? 0 : j["c"].integer());
-  for (const Json& t : j["t"].is_array() ? j["t"].array() : std::vector<Json>{}) {
-    const std::string& kind = t[0].string();
-    int id = static_cast<int>(t[1].integer());
-    int64_t coeff = t[2].integer();
-    ir::VarKind vk = kind == "L"   ? ir::VarKind::LoopIv
-                     : kind == "M" ? ir::VarKind::LoopIvMod
-                     : kind == "D" ? ir::VarKind::LoopIvDiv
-                     : kind == "P" ? ir::VarKind::ProgramId
-                     : kind == "A" ? ir::VarKind::TileAxis
-                                   : throw sema::InternalError("unknown expression term " + kind);
-    bool modular = vk == ir::VarKind::LoopIvMod || vk == ir::VarKind::LoopIvDiv;
-    int mod = modular ? static_cast<int>(t[3].integer()) : 0;
-    int off = modular ? static_cast<int>(t[4].integer()) : 0;
-    out.expr = out.expr + ir::AffineExpr::var({vk, id, mod, off}, coeff);
+  try {
+    out.expr = ir::read_affine(j, ir::ExprForm::Wire);
+  } catch (const std::invalid_argument& e) {
+    throw sema::InternalError(e.what());
   }
   if (j["shape"].is_array()) out.shape = j["shape"].int_list();
   return out;
 }
 
 void encode_expr(JsonWriter& w, const ir::AffineExpr& e) {
-  w.begin_object().key("c").value(e.constant()).key("t").begin_array();
-  for (const auto& [v, c] : e.terms()) {
-    const char* k = v.kind == ir::VarKind::LoopIv      ? "L"
-                    : v.kind == ir::VarKind::LoopIvMod ? "M"
-                    : v.kind == ir::VarKind::LoopIvDiv ? "D"
-                    : v.kind == ir::VarKind::ProgramId ? "P"
-                                                       : "A";
-    w.begin_array().value(k).value(v.id).value(c);
-    if (v.kind == ir::VarKind::LoopIvMod || v.kind == ir::VarKind::LoopIvDiv)
-      w.value(v.mod).value(v.off);
-    w.end_array();
-  }
-  w.end_array().end_object();
+  ir::write_affine(w, e, ir::ExprForm::Wire);
 }
 
 ir::Predicate decode_predicate(const Json& j) {
@@ -366,6 +348,22 @@ std::string dispatch(NeuronCodegen& cg, const Json& req) {
     assign(cg, dst, decode_operand(cg, req["src"]), req.get_string("acc"), req.get_string("expr"),
            temporary);
     return "null";
+  }
+  if (op == "program_id") {
+    // `axis` as the script gave it: an integer, or its text (a float, a bool, ...). The check
+    // of both front ends: Beta 1's axis of the launch grid; the current language's logical core
+    // (axis 0 only, the front end returns the core's index).
+    const Json& a = req["axis"];
+    if (!cg.options().language.empty()) {
+      if (a.is_string()) sema::err_program_axis(a.string());
+      if (a.integer() != 0) sema::err_program_axis(std::to_string(a.integer()));
+      return "null";
+    }
+    int64_t axis = a.is_string() ? std::atoll(a.string().c_str()) : a.integer();
+    if (a.is_string()) sema::err_program_id_axis(axis, cg.options().grid.size());
+    JsonWriter w;
+    encode_expr(w, program_id(cg, axis));
+    return w.take();
   }
   if (op == "push") return push_request(cg, req);
   if (op == "loop") return loop_request(cg, req);

@@ -3,6 +3,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "ir/affine_json.h"
 #include "util/json.h"
 
 namespace nki::printer {
@@ -22,21 +23,7 @@ SourceLoc loc_of(const Json& j) {
 }
 
 AffineExpr expr_of(const Json& j) {
-  AffineExpr e(j["const"].integer());
-  for (const Json& t : j["terms"].array()) {
-    const std::string& v = t["var"].string();
-    VarKind kind = v == "loop"         ? VarKind::LoopIv
-                   : v == "loop_mod"   ? VarKind::LoopIvMod
-                   : v == "loop_div"   ? VarKind::LoopIvDiv
-                   : v == "program_id" ? VarKind::ProgramId
-                   : v == "register"   ? VarKind::Register
-                                       : VarKind::TileAxis;
-    e = e + AffineExpr::var({kind, static_cast<int>(t["id"].integer()),
-                             static_cast<int>(t.get_int("mod", 0)),
-                             static_cast<int>(t.get_int("off", 0))},
-                            t["coeff"].integer());
-  }
-  return e;
+  return read_affine(j, ExprForm::Exchange);
 }
 
 AccessPattern access_of(const Json& j) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ir/affine_json.h"
 #include "util/json.h"
 
 namespace nki::printer {
@@ -343,20 +344,7 @@ void write_loc(util::JsonWriter& w, const SourceLoc& loc) {
 }
 
 void write_expr(util::JsonWriter& w, const AffineExpr& e) {
-  w.begin_object().key("const").value(e.constant()).key("terms").begin_array();
-  for (const auto& [v, c] : e.terms()) {
-    const char* kind = v.kind == VarKind::LoopIv      ? "loop"
-                       : v.kind == VarKind::LoopIvMod ? "loop_mod"
-                       : v.kind == VarKind::LoopIvDiv ? "loop_div"
-                       : v.kind == VarKind::ProgramId ? "program_id"
-                       : v.kind == VarKind::Register  ? "register"
-                                                      : "tile";
-    w.begin_object().key("var").value(kind).key("id").value(v.id).key("coeff").value(c);
-    if (v.kind == VarKind::LoopIvMod || v.kind == VarKind::LoopIvDiv)
-      w.key("mod").value(v.mod).key("off").value(v.off);
-    w.end_object();
-  }
-  w.end_array().end_object();
+  write_affine(w, e, ExprForm::Exchange);
 }
 
 void write_access(util::JsonWriter& w, const AccessPattern& ap) {

@@ -1,5 +1,6 @@
 #include "sema/sema_current.h"
 
+#include "ir/target.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
 
@@ -155,9 +156,18 @@ void err_program_axis(const std::string& axis) {
 }
 
 void err_unknown_target(const std::string& value) {
+  // "trn1 (inf2, gen2), trn2 (gen3) or trn3 (gen4)": the targets of ir/target.h.
+  std::string known;
+  const auto& all = ir::targets();
+  for (size_t i = 0; i < all.size(); ++i) {
+    known += i == 0 ? "" : i + 1 == all.size() ? " or " : ", ";
+    known += all[i].name;
+    for (size_t k = 1; k < all[i].names.size(); ++k)
+      known += std::string(k == 1 ? " (" : ", ") + all[i].names[k] +
+               (k + 1 == all[i].names.size() ? ")" : "");
+  }
   throw NkiError(Code::of(__func__), "ValueError",
-                 "NEURON_PLATFORM_TARGET_OVERRIDE=" + value +
-                     " names no target: trn1 (inf2, gen2), trn2 (gen3) or trn3 (gen4)");
+                 "NEURON_PLATFORM_TARGET_OVERRIDE=" + value + " names no target: " + known);
 }
 
 void raise_current_by_name(const std::string& name, const std::vector<std::string>& a) {

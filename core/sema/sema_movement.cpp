@@ -1,5 +1,6 @@
 #include "sema/sema_movement.h"
 
+#include "ir/target.h"
 #include "sema/sema.h"
 
 namespace nki::sema {
@@ -46,8 +47,9 @@ void err_psum_write_dtype(bool transpose) {
 void err_psum_tile_exceeds_bank(const std::string& tile, int64_t bytes) {
   throw NkiError(Code::of(__func__), "ValueError",
                  "PSUM tile '" + tile + "' needs " + std::to_string(bytes) +
-                     " bytes per partition, more than one PSUM bank (2048 bytes, "
-                     "i.e. 512 float32 elements; nl.tile_size.psum_fmax)");
+                     " bytes per partition, more than one PSUM bank (" +
+                     std::to_string(ir::kPsumBankBytes) + " bytes, i.e. " +
+                     std::to_string(ir::kPsumFmax) + " float32 elements; nl.tile_size.psum_fmax)");
 }
 
 void err_tensor_creation_on_scratchpad_with_init_value_not_supported() {

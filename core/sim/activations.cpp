@@ -33,42 +33,6 @@ template <typename F> inline void map1(const float* a, float* o, int64_t n, F f)
     for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
 }
 
-struct ActName {
-  const char* name;
-  Act f;
-};
-constexpr ActName kActNames[] = {
-    {"copy", Act::Copy},
-    {"identity", Act::Copy},
-    {"square", Act::Square},
-    {"sigmoid", Act::Sigmoid},
-    {"expit", Act::Sigmoid},
-    {"relu", Act::Relu},
-    {"gelu", Act::Gelu},
-    {"gelu_dx", Act::GeluDx},
-    {"gelu_apprx_tanh", Act::GeluApprxTanh},
-    {"gelu_apprx_sigmoid", Act::GeluApprxSigmoid},
-    {"silu", Act::Silu},
-    {"silu_dx", Act::SiluDx},
-    {"tanh", Act::Tanh},
-    {"softplus", Act::Softplus},
-    {"mish", Act::Mish},
-    {"erf", Act::Erf},
-    {"erf_dx", Act::ErfDx},
-    {"exp", Act::Exp},
-    {"log", Act::Log},
-    {"sin", Act::Sin},
-    {"cos", Act::Cos},
-    {"tan", Act::Tan},
-    {"arctan", Act::Arctan},
-    {"sqrt", Act::Sqrt},
-    {"rsqrt", Act::Rsqrt},
-    {"reciprocal", Act::Reciprocal},
-    {"sign", Act::Sign},
-    {"abs", Act::Abs},
-    {"absolute", Act::Abs},
-};
-
 } // namespace
 
 namespace {
@@ -207,9 +171,7 @@ void exp_f32(const float* in, float* out, int64_t n) {
 }
 
 std::optional<Act> parse_act(const std::string& name) {
-  for (const auto& e : kActNames)
-    if (name == e.name) return e.f;
-  return std::nullopt;
+  return ir::find_activation(ir::canonical_op(name));
 }
 
 void act_f32(Act f, const float* in, float* o, int64_t n) {

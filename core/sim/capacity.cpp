@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "ir/target.h"
 #include "sim/diagnostics.h"
 #include "sim/storage.h"
 
@@ -11,9 +12,6 @@ namespace nki::sim {
 using namespace nki::ir;
 
 namespace {
-
-constexpr int64_t kPsumBankBytes = 2048;
-constexpr int64_t kPsumBanks = 8;
 
 bool repeats(RegionKind k) {
   return k == RegionKind::LoopScope || k == RegionKind::WhileScope;

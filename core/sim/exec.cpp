@@ -12,8 +12,8 @@ namespace nki::sim {
 using namespace nki::ir;
 
 void Exec::start_instance() {
-  std::fill(accumulator[0], accumulator[0] + 128, 0.0f);
-  std::fill(accumulator[1], accumulator[1] + 128, -std::numeric_limits<float>::infinity());
+  std::fill(accumulator[0], accumulator[0] + ir::kPmax, 0.0f);
+  std::fill(accumulator[1], accumulator[1] + ir::kPmax, -std::numeric_limits<float>::infinity());
   rng = 0x9e3779b97f4a7c15ull;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/target.h"
 #include "sema/sema.h"
 #include "sim/access.h"
 #include "sim/plan.h"
@@ -82,7 +83,7 @@ public:
   std::deque<Buffer> temps;      ///< materialized operands of the current instruction
   std::vector<float> scratch[3]; ///< an executor's fp32 work arrays, reused across executions
   uint64_t rng = 0x9e3779b97f4a7c15ull;
-  float accumulator[2][128] = {}; ///< Scalar [0] and Vector [1] engines' reduce registers
+  float accumulator[2][ir::kPmax] = {}; ///< Scalar [0] and Vector [1] engines' reduce registers
   /// A kernel instance starts with fresh registers and random stream.
   void start_instance();
 

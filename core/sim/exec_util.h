@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "ir/target.h"
 #include "sim/exec.h"
 #include "sim/math_kernels.h"
 
@@ -69,13 +70,13 @@ public:
     cmd_ = mode == Mode::Row ? "row" : ex.attr_str(in, "reduce_cmd", "idle");
     res_ = ex.find(in, "reduce_res");
     regs_ = ex.accumulator[mode == Mode::Scalar ? 0 : 1];
-    std::fill(row_, row_ + 128, alu_identity(op_));
+    std::fill(row_, row_ + ir::kPmax, alu_identity(op_));
   }
   /// Whether the instruction needs its row folds at all.
   bool active() const { return res_ || cmd_ == "reduce" || cmd_ == "reset_reduce"; }
   /// Folds the run's values into partition `p`'s row, in order.
   void add(int64_t p, const float* v, int64_t n) {
-    if (!active() || p < 0 || p >= 128) return;
+    if (!active() || p < 0 || p >= ir::kPmax) return;
     float a = row_[p];
     for (int64_t i = 0; i < n; ++i) a = alu_one(op_, a, v[i]);
     row_[p] = a;
@@ -88,10 +89,10 @@ public:
     if (cmd_ == "row" || (cmd_ == "idle" && mode_ == Mode::Vector)) {
       src = row_;
     } else if (cmd_ == "reset") {
-      std::fill(regs_, regs_ + 128, mode_ == Mode::Vector ? -INFINITY : 0.0f);
+      std::fill(regs_, regs_ + ir::kPmax, mode_ == Mode::Vector ? -INFINITY : 0.0f);
       all = true;
     } else if (cmd_ == "reduce" || cmd_ == "reset_reduce") {
-      for (int p = 0; p < 128; ++p)
+      for (int p = 0; p < ir::kPmax; ++p)
         if (touched_[p]) regs_[p] = cmd_ == "reduce" ? alu_one(op_, regs_[p], row_[p]) : row_[p];
     } else {
       all = true; // idle on the Scalar engine: the registers as they are
@@ -101,7 +102,7 @@ public:
     View v = ex_.view(*res_, dom);
     dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
       int64_t p = dom.rank() > 1 ? pos[0] : lo;
-      if (p < 0 || p >= 128 || (!all && !touched_[p])) return;
+      if (p < 0 || p >= ir::kPmax || (!all && !touched_[p])) return;
       for (int64_t i = 0; i < n; ++i) write_f32(v, pos, lo + i, 1, &src[p]);
     });
   }
@@ -113,8 +114,8 @@ private:
   std::string cmd_;
   const ir::Operand* res_ = nullptr;
   float* regs_ = nullptr;
-  float row_[128];
-  bool touched_[128] = {};
+  float row_[ir::kPmax];
+  bool touched_[ir::kPmax] = {};
 };
 
 /// Where an instruction computes a run's results: straight into the destination when it is

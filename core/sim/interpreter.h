@@ -10,14 +10,15 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/target.h"
 #include "sim/exec.h"
 #include "sim/storage.h"
 
 namespace nki::sim {
 
 struct SimOptions {
-  int64_t sbuf_bytes = 192 * 1024; ///< usable SBUF per partition (trn1; trn2: 224 KiB)
-  int64_t while_limit = 1000000;   ///< iterations after which a do-while loop is an error
+  int64_t sbuf_bytes = ir::kSbufPartitionBytes; ///< usable SBUF per partition (ir/target.h)
+  int64_t while_limit = 1000000; ///< iterations after which a do-while loop is an error
   /// The current language's simulator contract (NKI 0.6.0): integers never written read as 4
   /// (Beta 1: 0); NKI_PRECISE_FP; checks NKI's own simulator does not make (never-written
   /// reads, capacity) are labelled as nki-playground's.

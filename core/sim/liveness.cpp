@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "ir/target.h"
 #include "sim/diagnostics.h"
 #include "sim/storage.h"
 
@@ -18,9 +19,6 @@ namespace nki::sim {
 using namespace nki::ir;
 
 namespace {
-
-constexpr int64_t kBankBytes = 2048;
-constexpr int64_t kBanks = 8;
 
 struct Live {
   int64_t def = -1, last = -1;
@@ -105,7 +103,7 @@ std::vector<CapacityWarning> capacity_by_liveness(const Kernel& k, int64_t sbuf_
     const Tensor& t = k.tensor(id);
     int64_t bytes = bytes_per_partition(t);
     bool sbuf = t.memory() == Memory::SBUF;
-    int64_t s = sbuf ? bytes : 0, b = sbuf ? 0 : (bytes + kBankBytes - 1) / kBankBytes;
+    int64_t s = sbuf ? bytes : 0, b = sbuf ? 0 : (bytes + kPsumBankBytes - 1) / kPsumBankBytes;
     ev.push_back({l.def, 1, s, b, l.alloc});
     ev.push_back({l.last + 1, 0, -s, -b, nullptr});
   }
@@ -122,8 +120,8 @@ std::vector<CapacityWarning> capacity_by_liveness(const Kernel& k, int64_t sbuf_
       out.push_back({warn_sbuf_over_capacity(sbuf, sbuf_bytes, target), e.alloc->loc});
       sbuf_said = true;
     }
-    if (!psum_said && banks > kBanks) {
-      out.push_back({warn_psum_over_capacity(banks, kBanks), e.alloc->loc});
+    if (!psum_said && banks > kPsumBanks) {
+      out.push_back({warn_psum_over_capacity(banks, kPsumBanks), e.alloc->loc});
       psum_said = true;
     }
   }

@@ -12,56 +12,6 @@ namespace {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-struct Name {
-  const char* name;
-  Alu op;
-};
-constexpr Name kAluNames[] = {
-    {"add", Alu::Add},
-    {"subtract", Alu::Subtract},
-    {"multiply", Alu::Multiply},
-    {"divide", Alu::Divide},
-    {"maximum", Alu::Maximum},
-    {"minimum", Alu::Minimum},
-    {"power", Alu::Power},
-    {"mod", Alu::Mod},
-    {"fmod", Alu::Fmod},
-    {"equal", Alu::Equal},
-    {"not_equal", Alu::NotEqual},
-    {"greater", Alu::Greater},
-    {"greater_equal", Alu::GreaterEqual},
-    {"less", Alu::Less},
-    {"less_equal", Alu::LessEqual},
-    {"logical_and", Alu::LogicalAnd},
-    {"logical_or", Alu::LogicalOr},
-    {"logical_xor", Alu::LogicalXor},
-    {"bitwise_and", Alu::BitwiseAnd},
-    {"bitwise_or", Alu::BitwiseOr},
-    {"bitwise_xor", Alu::BitwiseXor},
-    {"left_shift", Alu::LeftShift},
-    {"right_shift", Alu::RightShift},
-    {"invert", Alu::Invert},
-    {"logical_not", Alu::LogicalNot},
-    {"abs", Alu::Abs},
-    {"rsqrt", Alu::Rsqrt},
-    {"reciprocal", Alu::Reciprocal},
-    {"bypass", Alu::Bypass},
-    // NumPy spellings
-    {"max", Alu::Maximum},
-    {"amax", Alu::Maximum},
-    {"fmax", Alu::Maximum},
-    {"min", Alu::Minimum},
-    {"amin", Alu::Minimum},
-    {"fmin", Alu::Minimum},
-    {"true_divide", Alu::Divide},
-    {"absolute", Alu::Abs},
-    {"bitwise_not", Alu::Invert},
-    {"remainder", Alu::Mod},
-    {"sum", Alu::Add},
-    {"prod", Alu::Multiply},
-    {"pow", Alu::Power},
-};
-
 inline float fbits(uint32_t b) {
   float f;
   std::memcpy(&f, &b, 4);
@@ -154,25 +104,7 @@ template <typename F> inline void map1(const float* a, float* o, int64_t n, F f)
 } // namespace
 
 std::optional<Alu> parse_alu(const std::string& name) {
-  for (const auto& e : kAluNames)
-    if (name == e.name) return e.op;
-  return std::nullopt;
-}
-
-const char* alu_name(Alu op) {
-  for (const auto& e : kAluNames)
-    if (e.op == op) return e.name;
-  return "?";
-}
-
-bool alu_is_bitvec(Alu op) {
-  return op == Alu::BitwiseAnd || op == Alu::BitwiseOr || op == Alu::BitwiseXor ||
-         op == Alu::LeftShift || op == Alu::RightShift || op == Alu::Invert;
-}
-
-bool alu_is_unary(Alu op) {
-  return op == Alu::Invert || op == Alu::LogicalNot || op == Alu::Abs || op == Alu::Rsqrt ||
-         op == Alu::Reciprocal || op == Alu::Bypass;
+  return ir::find_alu(ir::canonical_op(name));
 }
 
 float alu_identity(Alu op) {

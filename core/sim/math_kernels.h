@@ -7,47 +7,19 @@
 #include <optional>
 #include <string>
 
+#include "ir/op_names.h"
+
 namespace nki::sim {
 
-enum class Alu : uint8_t {
-  Add,
-  Subtract,
-  Multiply,
-  Divide,
-  Maximum,
-  Minimum,
-  Power,
-  Mod,
-  Fmod,
-  Equal,
-  NotEqual,
-  Greater,
-  GreaterEqual,
-  Less,
-  LessEqual,
-  LogicalAnd,
-  LogicalOr,
-  LogicalXor,
-  BitwiseAnd,
-  BitwiseOr,
-  BitwiseXor,
-  LeftShift,
-  RightShift,
-  // one-input operators (the second input is ignored)
-  Invert,
-  LogicalNot,
-  Abs,
-  Rsqrt,
-  Reciprocal,
-  // no operator: passes the first input through (an absent op1)
-  Bypass,
-};
+// The operators and activation functions by name: ir/op_names.h (the one table).
+using Alu = ir::AluOp;
+using Act = ir::ActFn;
 
 /// NKI's operator names ("add", "maximum", ..., with NumPy aliases such as "max").
 std::optional<Alu> parse_alu(const std::string& name);
-const char* alu_name(Alu op);
-bool alu_is_bitvec(Alu op);
-bool alu_is_unary(Alu op);
+using ir::alu_is_bitvec;
+using ir::alu_is_unary;
+using ir::alu_name;
 /// The identity of a reduction operator (0 for add, -inf for maximum, ...).
 float alu_identity(Alu op);
 
@@ -59,35 +31,6 @@ void alu_f32_scalar(Alu op, const float* a, float s, bool reverse, float* out, i
 float alu_one(Alu op, float a, float b);
 /// The integer (bit-pattern) form: bitvec operators and GpSimd integer arithmetic.
 int64_t alu_i64(Alu op, int64_t a, int64_t b);
-
-enum class Act : uint8_t {
-  Copy,
-  Square,
-  Sigmoid,
-  Relu,
-  Gelu,
-  GeluDx,
-  GeluApprxTanh,
-  GeluApprxSigmoid,
-  Silu,
-  SiluDx,
-  Tanh,
-  Softplus,
-  Mish,
-  Erf,
-  ErfDx,
-  Exp,
-  Log,
-  Sin,
-  Cos,
-  Tan,
-  Arctan,
-  Sqrt,
-  Rsqrt,
-  Reciprocal,
-  Sign,
-  Abs,
-};
 
 /// Activation function names as NKI spells them ("copy", "exp", "gelu_apprx_tanh", ...).
 std::optional<Act> parse_act(const std::string& name);

@@ -1,5 +1,6 @@
 #include "sim/simulator.h"
 
+#include "ir/target.h"
 #include "sema/sema.h"
 #include "sim/capacity.h"
 #include "sim/diagnostics.h"
@@ -83,13 +84,9 @@ int64_t Simulator::output_nbytes(size_t i) const {
 
 SimOptions options_for_target(const std::string& target) {
   SimOptions o;
-  if (target == "trn2" || target == "gen3") {
-    o.sbuf_bytes = 224 * 1024;
-    o.target = "trn2";
-  } else if (target == "trn3" || target == "gen4") {
-    o.sbuf_bytes = 256 * 1024; // 32 MiB over 128 partitions (Trainium3 architecture guide)
-    o.target = "trn3";
-  }
+  const ir::Target& t = ir::target_or_trn1(target);
+  o.sbuf_bytes = t.sbuf_partition_bytes;
+  o.target = t.name;
   return o;
 }
 

@@ -19,18 +19,21 @@ from .typing import TensorType
 
 LANGUAGE = "nki 0.6.0"
 
-_TARGETS = {"trn1": "trn1", "inf2": "trn1", "gen2": "trn1", "trn2": "trn2", "gen3": "trn2",
-            "trn3": "trn3", "gen4": "trn3"}
+
+def target_facts():
+    """The target NEURON_PLATFORM_TARGET_OVERRIDE names (trn1|inf2|gen2, trn2|gen3, trn3|gen4;
+    trn3 unset), as the core describes it: ``{"name", "names", "nc_version",
+    "sbuf_partition_bytes"}`` (core/ir/target.h, the one table of targets)."""
+    value = os.environ.get("NEURON_PLATFORM_TARGET_OVERRIDE", "").strip().lower() or "trn3"
+    for t in door.facts()["targets"]:
+        if value in t["names"]:
+            return t
+    _core.raise_diagnostic("err_unknown_target", value)
 
 
 def target():
-    """NEURON_PLATFORM_TARGET_OVERRIDE (trn1|inf2|gen2, trn2|gen3, trn3|gen4); trn3 unset."""
-    value = os.environ.get("NEURON_PLATFORM_TARGET_OVERRIDE", "").strip().lower()
-    if not value:
-        return "trn3"
-    if value not in _TARGETS:
-        _core.raise_diagnostic("err_unknown_target", value)
-    return _TARGETS[value]
+    """The target's name: "trn1", "trn2" or "trn3" (target_facts)."""
+    return target_facts()["name"]
 
 
 def _def_loc(func):

@@ -41,7 +41,7 @@ def _missing(*_args):
 # The core's functions this door calls, bound by attach() (embind names, wasm/bind/); each is
 # _missing while no core is attached.
 _op = _new_ctx = _finalize_kernel = _abandon_trace = _nki_ctx = _nki_ctx_or_none = _missing
-_get_cur_scope = _raise_diagnostic = _new_simulation = _missing
+_get_cur_scope = _raise_diagnostic = _new_simulation = _facts_fn = _missing
 _host_request = _host_view = _host_get = _host_set = _missing
 
 
@@ -50,7 +50,7 @@ def attach(core=None):
     it); None imports the ``nki_core`` module the runtime registered. A second call replaces the
     first (a new core after a snapshot boot)."""
     global _m, _op, _new_ctx, _finalize_kernel, _abandon_trace, _nki_ctx, _nki_ctx_or_none
-    global _get_cur_scope, _raise_diagnostic, _new_simulation
+    global _get_cur_scope, _raise_diagnostic, _new_simulation, _facts_fn, _facts
     global _host_request, _host_view, _host_get, _host_set
     if core is None:
         import nki_core as core  # registered by the JS runtime (runtime/runtime.mjs)
@@ -58,7 +58,7 @@ def attach(core=None):
     _op, _new_ctx, _finalize_kernel = core.op, core.new_ctx, core.finalize_kernel
     _abandon_trace, _nki_ctx, _nki_ctx_or_none = core.abandon_trace, core.nki_ctx, core.nki_ctx_or_none
     _get_cur_scope, _raise_diagnostic = core.get_cur_scope, core.raise_diagnostic
-    _new_simulation = core.new_simulation
+    _new_simulation, _facts_fn, _facts = core.new_simulation, core.facts, None
     # Host arrays (the NumPy stand-in's core-backed storage); absent from a core built without.
     _host_request = getattr(core, "host_request", _missing)
     _host_view = getattr(core, "host_view", _missing)
@@ -69,12 +69,27 @@ def attach(core=None):
 def detach():
     """Forgets the core (before a memory snapshot is taken: it must hold no JS object)."""
     global _m, _op, _new_ctx, _finalize_kernel, _abandon_trace, _nki_ctx, _nki_ctx_or_none
-    global _get_cur_scope, _raise_diagnostic, _new_simulation
+    global _get_cur_scope, _raise_diagnostic, _new_simulation, _facts_fn
     global _host_request, _host_view, _host_get, _host_set
     _m = None
     _op = _new_ctx = _finalize_kernel = _abandon_trace = _nki_ctx = _nki_ctx_or_none = _missing
-    _get_cur_scope = _raise_diagnostic = _new_simulation = _missing
+    _get_cur_scope = _raise_diagnostic = _new_simulation = _facts_fn = _missing
     _host_request = _host_view = _host_get = _host_set = _missing
+
+
+#: The core's facts (limits, operator names: core/lang/facts.h), read on first use.
+_facts = None
+
+
+def facts():
+    """The core's hardware limits, targets and operator / activation name tables, as a dict
+    (``{"tile_size": {...}, "psum": {...}, "targets": [...], "alu": [...], "unary_alu": [...],
+    "activation": [...], "aliases": {...}}``: core/lang/facts.h). Asked once per attached core,
+    on first use (never at import: the core may not be attached yet)."""
+    global _facts
+    if _facts is None:
+        _facts = json.loads(_call(_facts_fn))
+    return _facts
 
 
 def available():

@@ -1,8 +1,10 @@
 // The builder door for the Python surface: one call per op, a JSON request in, a JSON reply
-// out (core/lang/requests.h). User errors are located at the request's source location.
+// out (core/lang/requests.h). User errors are located at the request's source location. And
+// the facts the surface reads once (limits, operator names).
 #include <emscripten/bind.h>
 
 #include "guard.h"
+#include "lang/facts.h"
 #include "lang/requests.h"
 #include "trace/trace_context.h"
 
@@ -20,8 +22,14 @@ std::string op(const std::string& request) {
   });
 }
 
+// The limits and name tables the surface reads once (lang/facts.h).
+std::string facts() {
+  return nki::bind::guard([] { return nki::lang::facts_json(); });
+}
+
 } // namespace
 
 EMSCRIPTEN_BINDINGS(nki_builder) {
   emscripten::function("op", &op);
+  emscripten::function("facts", &facts);
 }

@@ -183,8 +183,12 @@ class IndexExpr:
         return bool(self.c)
 
 
-def arange(*args):
-    """``nl.arange(stop)`` / ``nl.arange(start, stop[, step])`` as a 1-d index expression."""
+def range_args(args, what, bounds):
+    """(start, stop, step) of ``range``-style arguments — ``(stop)``, ``(start, stop)`` or
+    ``(start, stop, step)``, compile-time integers — for ``nl.arange`` and the loops (the one
+    parser; their lengths are ``len(range(...))``, the core's loop trip count pinned equal to it
+    by tests/python/facts.test.js). ``what`` prefixes the arity error, ``bounds`` names what
+    the bounds are in the type error."""
     if len(args) == 1:
         start, stop, step = 0, args[0], 1
     elif len(args) == 2:
@@ -192,14 +196,19 @@ def arange(*args):
     elif len(args) == 3:
         start, stop, step = args
     else:
-        raise TypeError(f"arange expected 1 to 3 arguments, got {len(args)}")
+        raise TypeError(f"{what}expected 1 to 3 arguments, got {len(args)}")
     for v in (start, stop, step):
         if isinstance(v, bool) or not isinstance(v, int):
-            raise TypeError("arange bounds must be compile-time integers")
+            raise TypeError(f"{bounds} bounds must be compile-time integers")
+    return start, stop, step
+
+
+def arange(*args):
+    """``nl.arange(stop)`` / ``nl.arange(start, stop[, step])`` as a 1-d index expression."""
+    start, stop, step = range_args(args, "arange ", "arange")
     if step <= 0:
         raise ValueError("arange step must be a positive integer")
-    n = max(0, (stop - start + step - 1) // step)
-    return IndexExpr(start, {("A", 0): step}, (n,))
+    return IndexExpr(start, {("A", 0): step}, (len(range(start, stop, step)),))
 
 
 # --- predicates -----------------------------------------------------------------------------
@@ -303,7 +312,7 @@ class _MGrid:
                     raise TypeError("nl.mgrid bounds and steps must be compile-time integers")
             if step <= 0:
                 raise ValueError("nl.mgrid steps must be positive")
-            specs.append((start, step, max(0, (k.stop - start + step - 1) // step)))
+            specs.append((start, step, len(range(start, k.stop, step))))
         shape = tuple(n for _, _, n in specs)
         _MGrid._calls += 1
         grid = (_MGrid._calls, shape)

@@ -12,7 +12,8 @@ from .compiler.backends.neuron.nki_ctx import nki_ctx
 
 
 def alu_name(op):
-    """NKI's name for an ALU operator given as ``nl.add``, ``np.add``, ``np.max``, a string..."""
+    """The name of an ALU operator given as ``nl.add``, ``np.add``, ``np.max``, a string...; the
+    core maps NumPy's spellings to NKI's (core/ir/op_names.h)."""
     if op is None:
         return None
     if isinstance(op, str):
@@ -20,12 +21,7 @@ def alu_name(op):
     name = getattr(op, "nki_op", None) or getattr(op, "__name__", None)
     if not isinstance(name, str):
         raise TypeError(f"not an NKI operator: {op!r}")
-    return _ALU_ALIASES.get(name, name)
-
-
-# NumPy spellings of NKI operators.
-_ALU_ALIASES = {"amax": "max", "amin": "min", "true_divide": "divide", "absolute": "abs",
-                "power": "power", "bitwise_not": "invert", "fmax": "maximum", "fmin": "minimum"}
+    return name
 
 
 def mask_json(mask):

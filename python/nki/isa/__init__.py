@@ -6,7 +6,7 @@ is dst's), ``name=`` for scheduling, enum parameters as enum members.
 from .._registers import (VirtualRegister, register_alloc, register_load,  # noqa: F401
                           register_move, register_store)
 from .. import _trace
-from .._kernel import target
+from .._kernel import target_facts
 from ._enums import (dge_mode, dma_engine, engine, gpsimd_engine, matmul_perf_mode,  # noqa: F401
                      nc_version, oob_mode, reduce_cmd, scalar_engine, tensor_engine,
                      unknown_engine, vector_engine)
@@ -30,7 +30,7 @@ class NkiInstruction:
 
 def get_nc_version():
     """The nc_version of the target (NEURON_PLATFORM_TARGET_OVERRIDE, default trn3)."""
-    return {"trn1": nc_version.gen2, "trn2": nc_version.gen3, "trn3": nc_version.gen4}[target()]
+    return nc_version(target_facts()["nc_version"])
 
 
 def get_nc_sub_version():

@@ -3,6 +3,8 @@ as views, numbers as immediates), other arguments as attributes (enum members by
 operators by NKI's name). The core checks legality and emits the instruction."""
 from enum import Enum
 
+from nki_playground import door
+
 from .. import _core, _rules, _trace
 from .._tensor import NkiTensor
 
@@ -16,8 +18,12 @@ def op_name(op):
     name = getattr(op, "nki_op", None) or getattr(op, "__name__", None)
     if not isinstance(name, str):
         raise TypeError(f"not an NKI operator: {op!r}")
-    return {"amax": "maximum", "amin": "minimum", "max": "maximum", "min": "minimum",
-            "true_divide": "divide", "absolute": "abs", "bitwise_not": "invert"}.get(name, name)
+    return name  # the core maps NumPy's spellings (np.amax, ...) to NKI's (core/ir/op_names.h)
+
+
+def _nc_version(target):
+    """The NeuronCore generation of target ``target`` (core/ir/target.h's table)."""
+    return next(t["nc_version"] for t in door.facts()["targets"] if t["name"] == target)
 
 
 def enum_arg(api, param, value, cls):
@@ -58,7 +64,7 @@ def call(api, operands, attrs=None, name=None):
         if not isinstance(name, str):
             _rules.raise_isa_rule(api, "name must be a string")
         a["name"] = name
-    a["nc_version"] = {"trn1": 2, "trn2": 3, "trn3": 4}[_trace.current().target]
+    a["nc_version"] = _nc_version(_trace.current().target)
     req["attrs"] = a
     _core.op(req)
     return None

@@ -80,8 +80,8 @@ def program_id(axis=0):
     """The logical core running this body (0 without LNC2): a Python int — NKI traces a kernel
     once per core."""
     t = _trace.need("nki.language.program_id")
-    if axis != 0:
-        _core.raise_diagnostic("err_program_axis", str(axis))
+    ok = isinstance(axis, int) and not isinstance(axis, bool)
+    _core.op({"op": "program_id", "axis": axis if ok else str(axis)})  # the core checks axis
     return t.core
 
 

@@ -1,6 +1,6 @@
 """Creating tensors: ``nl.ndarray`` (an allocation: one ``ndarray`` instruction, contents
 uninitialised) and the experimental creation wrappers that fill one through ``nki.isa``."""
-from nki_playground import loc as _loc
+from nki_playground import door, loc as _loc
 from nki_playground.standins import ensure_numpy
 
 from .. import _core, _dtypes, _rules, _trace, isa as nisa
@@ -55,9 +55,10 @@ def _check_address(address, buf):
         p, f = (int(a) for a in address)
     except (TypeError, ValueError):
         _rules.view_rule("ndarray", f"address is (partition_offset, free_offset), got {address!r}")
-    if buf == "psum" and f % 2048:
-        _rules.view_rule("ndarray", f"PSUM tensors start at a 2 KiB bank boundary, got free "
-                         f"offset {f}")
+    bank = door.facts()["psum"]["bank_bytes"]  # core/ir/target.h
+    if buf == "psum" and f % bank:
+        _rules.view_rule("ndarray", f"PSUM tensors start at a {bank // 1024} KiB bank boundary, "
+                         f"got free offset {f}")
 
 
 def _fill(api, shape, value, dtype, buffer, name):

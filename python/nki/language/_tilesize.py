@@ -1,29 +1,38 @@
-"""``nl.tile_size``: hardware tile size constants (per target for the SBUF sizes)."""
+"""``nl.tile_size``: hardware tile size constants, per target for the SBUF sizes. The values are
+the core's (core/ir/target.h, read through ``door.facts()`` on first use: this module imports
+before a core is attached); the names are NKI 0.6.0's."""
+from nki_playground import door
+
 from .. import _kernel
 
-_SBUF_PER_PARTITION = {"trn1": 192 * 1024, "trn2": 224 * 1024, "trn3": 256 * 1024}
+
+def _limit(name):
+    return property(lambda self: door.facts()["tile_size"][name])
 
 
 class _TileSize:
     """Hardware tile size constants (pmax, psum_bank_fmax, gemm_stationary_fmax, etc.)."""
 
-    pmax = 128
-    psum_fmax = 512  # deprecated 0.4.0: use psum_bank_fmax
-    psum_bank_fmax = 512
-    psum_bank_fmax_bytes = 2048
-    gemm_stationary_fmax = 128
-    gemm_moving_fmax = 512
-    bn_stats_fmax = 512
-    psum_min_align = 4
-    sbuf_min_align = 1
+    pmax = _limit("pmax")
+    psum_fmax = _limit("psum_fmax")  # deprecated 0.4.0: use psum_bank_fmax
+    psum_bank_fmax = _limit("psum_fmax")
+    gemm_stationary_fmax = _limit("gemm_stationary_fmax")
+    gemm_moving_fmax = _limit("gemm_moving_fmax")
+    bn_stats_fmax = _limit("bn_stats_fmax")
+    psum_min_align = _limit("psum_min_align")
+    sbuf_min_align = _limit("sbuf_min_align")
+
+    @property
+    def psum_bank_fmax_bytes(self):
+        return door.facts()["psum"]["bank_bytes"]
 
     @property
     def psum_num_banks(self):
-        return 8
+        return door.facts()["psum"]["banks"]
 
     @property
     def sbuf_fmax_bytes(self):
-        return _SBUF_PER_PARTITION[_kernel.target()]
+        return _kernel.target_facts()["sbuf_partition_bytes"]
 
     @property
     def sbuf_fmax(self):

@@ -1,6 +1,8 @@
 """The target and the register commands, shared by the instruction families of ``nki.isa``."""
 from enum import IntEnum
 
+from nki_playground.door import facts
+
 from ..compiler.backends.neuron.nki_ctx import nki_ctx_or_none
 
 
@@ -25,4 +27,8 @@ def get_nc_version():
     name trn2 (``platform_target``)."""
     ctx = nki_ctx_or_none()
     target = getattr(getattr(ctx, "opts", None), "platform_target", None)
-    return nc_version.gen3 if target in ("trn2", "trn3", "gen3") else nc_version.gen2
+    if target is None:
+        return nc_version.gen2
+    # The targets' generations are the core's (core/ir/target.h); Beta 1 knows gen2 and gen3.
+    version = next((t["nc_version"] for t in facts()["targets"] if target in t["names"]), 2)
+    return nc_version.gen3 if version >= 3 else nc_version.gen2

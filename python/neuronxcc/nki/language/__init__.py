@@ -3,14 +3,14 @@
 Every op fetches the active codegen context first (``nki_ctx()``), so calling one outside a
 kernel raises NKI's outside-kernel error; dtypes, buffers and ``tile_size`` work anywhere.
 """
-import builtins as _builtins
 
 from .. import _dtypes
 from nki_playground import loc as _loc
-from nki_playground.door import raise_diagnostic
+from nki_playground.door import facts
 from .._dtypes import (bool_, uint8, int8, uint16, int16, uint32, int32, float8_e4m3,  # noqa: F401
                        float8_e5m2, bfloat16, float16, tfloat32, float32)
 from .._index import IndexExpr, arange as _arange, mgrid, ds  # noqa: F401
+from .._index import range_args as _range_args
 from .._tensor import NkiTensor as tensor
 from .. import _ops
 from ..compiler.backends.neuron.nki_ctx import nki_ctx
@@ -32,17 +32,24 @@ sbuf = _Buffer("sbuf")
 psum = _Buffer("psum")
 
 
-class tile_size:
-    """Hardware tile limits (reference §1.2)."""
+class _Limits(type):
+    """The limits are the core's (core/ir/target.h), read on first use: this module imports
+    before a core is attached."""
 
-    pmax = 128
-    psum_fmax = 512
-    gemm_stationary_fmax = 128
-    gemm_moving_fmax = 512
-    bn_stats_fmax = 512
-    psum_min_align = 4
-    sbuf_min_align = 1
-    total_available_sbuf_size = 192 * 1024
+    def __getattr__(cls, name):
+        limits = facts()["tile_size"]
+        if name not in limits:
+            raise AttributeError(f"type object 'tile_size' has no attribute {name!r}")
+        return limits[name]
+
+    def __dir__(cls):
+        return sorted(set(super().__dir__()) | set(facts()["tile_size"]))
+
+
+class tile_size(metaclass=_Limits):
+    """Hardware tile limits (reference §1.2): ``pmax``, ``psum_fmax``, ``gemm_stationary_fmax``,
+    ``gemm_moving_fmax``, ``bn_stats_fmax``, ``psum_min_align``, ``sbuf_min_align``,
+    ``total_available_sbuf_size``."""
 
 
 # --- creation --------------------------------------------------------------------------------
@@ -129,12 +136,11 @@ def arange(*args):
 
 
 def program_id(axis):
-    """The index of this SPMD instance along launch-grid axis ``axis``."""
-    rank = len(nki_ctx().opts.grid)
-    limit = _builtins.max(rank, 1)  # this module's own `max` is nl.max (from ._math)
-    if isinstance(axis, bool) or not isinstance(axis, int) or not 0 <= axis < limit:
-        raise_diagnostic("err_program_id_axis", axis, rank)
-    return IndexExpr(0, {("P", axis): 1}) if rank else IndexExpr(0)
+    """The index of this SPMD instance along launch-grid axis ``axis`` (the core checks it)."""
+    ok = isinstance(axis, int) and not isinstance(axis, bool)
+    reply = nki_ctx().builder.send({"op": "program_id", "axis": axis if ok else str(axis),
+                                    "loc": _loc.caller()})
+    return IndexExpr.from_core(reply)
 
 
 class nc:
@@ -223,17 +229,7 @@ class _Range:
     __slots__ = ("start", "stop", "step", "sequential", "loc", "name")
 
     def __init__(self, args, sequential):
-        if len(args) == 1:
-            start, stop, step = 0, args[0], 1
-        elif len(args) == 2:
-            (start, stop), step = args, 1
-        elif len(args) == 3:
-            start, stop, step = args
-        else:
-            raise TypeError(f"expected 1 to 3 arguments, got {len(args)}")
-        for v in (start, stop, step):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise TypeError("loop bounds must be compile-time integers")
+        start, stop, step = _range_args(args, "", "loop")
         self.start, self.stop, self.step, self.sequential = start, stop, step, sequential
         self.loc = _loc.caller()
         self.name = _loc.bound_name(self.loc)

@@ -55,9 +55,10 @@ class IRBuilder:
                 return None
         return reply
 
-    def scope(self, request):
-        """Sends one scope request (push / loop / pop) with the deferred pops; unlike op(), it
-        does not announce a statement (a region is opened before its statement's first op)."""
+    def send(self, request):
+        """Sends one request that is not a statement's op (a scope request: push / loop / pop;
+        program_id) with the deferred pops; unlike op(), it does not announce the statement
+        (a region is opened before its statement's first op)."""
         if self.pending_pops:
             request["pop"] = self.pending_pops
             self.pending_pops = []
@@ -153,7 +154,7 @@ class NeuronCodegen:
     def flush_pops(self):
         """Tells the core now about scopes whose closing was deferred."""
         if self.builder.pending_pops:
-            self.builder.scope({"op": "pop"})
+            self.builder.send({"op": "pop"})
 
     def _live(self):
         # In the cell and not failing: the cell holds this context from new_ctx until
@@ -168,7 +169,7 @@ class NeuronCodegen:
         request = {"op": "push", "kind": kind, **payload}
         if trace_scope is not None:
             request["trace"] = [trace_scope.name_and_loc, trace_scope.stack_frame]
-        region = self.builder.scope(request)
+        region = self.builder.send(request)
         if trace_scope is not None:
             self.trace_scope = trace_scope
         try:
@@ -186,7 +187,7 @@ class NeuronCodegen:
                 end = {"op": "pop", "region": region, "drop": drop_if_empty}
                 if trace_scope is not None:
                     end["trace"] = trace_scope.kind
-                self.builder.scope(end)
+                self.builder.send(end)
             else:  # closed with the next request, like a loop's scopes
                 self.builder.pending_pops.append(region)
 
@@ -218,7 +219,7 @@ class NeuronCodegen:
     # --- loops -----------------------------------------------------------------------------
     def affine_range(self, start, stop, step=1, sequential=False, name="", loc=None):
         """Opens the loop and returns (loop_region, alloc_region, iv_json); see range_iter."""
-        reply = self.builder.scope({"op": "loop", "start": start, "stop": stop, "step": step,
+        reply = self.builder.send({"op": "loop", "start": start, "stop": stop, "step": step,
                                     "sequential": sequential, "name": name, "loc": loc})
         return reply["loop"], reply["alloc"], reply["iv"]
 
