@@ -3,6 +3,7 @@
 // `nki-playground trace --format html`; pure (no DOM, no Node APIs) so the element can also
 // call it in the page. Every kernel-derived string goes through escapeHtml or escapeText.
 import { languageTags } from "../runtime/language.mjs";
+import { countLabel } from "./count.js";
 import { tokenizeIrLine } from "./tokens.js";
 
 /**
@@ -101,8 +102,4 @@ function renderRegion(region, children) {
   if (inner.length === 0) return `<li ${attrs}>${label}</li>\n`;
   const items = inner.map((child) => renderRegion(child, children)).join("");
   return `<li ${attrs}><details open><summary>${label}</summary>\n<ul>\n${items}</ul>\n</details></li>\n`;
-}
-
-function countLabel(n) {
-  return n === 1 ? "1 instruction" : `${n} instructions`;
 }

@@ -151,7 +151,7 @@ describe("region view", () => {
     const boxes = await page.$$eval("#regions .nkp-region-box", (els) => els.map((e) => e.textContent));
     expect(boxes[0]).toContain("@causal_blocks");
     expect(boxes.some((t) => t.includes("Loop") && t.includes("affine %qi in [0, 4) trip 4"))).toBe(true);
-    expect(boxes.some((t) => t.includes("If") && t.includes("%ki == %qi") && t.includes("3 instrs") && t.includes("gpsimd"))).toBe(true);
+    expect(boxes.some((t) => t.includes("If") && t.includes("%ki == %qi") && t.includes("3 instructions") && t.includes("gpsimd"))).toBe(true);
     expect(await page.$$eval("#regions [role=treeitem]", (els) => els.map((e) => e.getAttribute("aria-level")).slice(0, 3))).toEqual(["1", "2", "3"]);
     expect(await page.$$eval("#regions [role=group]", (e) => e.length)).toBeGreaterThan(0);
     await page.evaluate(() => window.__views.regions.highlight(new Set(["0:1"])));

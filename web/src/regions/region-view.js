@@ -8,6 +8,7 @@
 //
 // Kernel-derived text only ever reaches the DOM through textContent.
 
+import { countLabel } from "../../../render/count.js";
 import { createLinkIndex } from "../link/link-index.js";
 import "./region-view.css"; // a shadow-root host imports "./region-view.css?inline" itself
 
@@ -62,13 +63,12 @@ export function createRegionView(container, opts = {}) {
     box.className = "nkp-region-box";
     const toggle = chip(region.children.length ? "▾" : "", "nkp-region-toggle");
     toggle.setAttribute("aria-hidden", "true");
-    // The chips are apart in the item's text too ("trip 2 4 instrs", not "trip 24 instrs"): the
-    // spaces between them are not drawn (the box is a flex row).
+    // The chips are apart in the item's text too ("trip 2 4 instructions", not "trip 24
+    // instructions"): the spaces between them are not drawn (the box is a flex row).
     box.append(toggle, chip(region.kind.replace(/Scope$/, ""), "nkp-region-kind"));
     const detail = detailOf(region);
     if (detail) box.append(" ", chip(detail, "nkp-region-detail"));
-    const n = region.instructionCount;
-    box.append(" ", chip(`${n} instr${n === 1 ? "" : "s"}`, "nkp-region-count"));
+    box.append(" ", chip(countLabel(region.instructionCount), "nkp-region-count"));
     if (region.engines.size) {
       const chips = doc.createElement("span");
       chips.className = "nkp-region-engines";
