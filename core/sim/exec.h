@@ -57,6 +57,9 @@ struct RunLog {
   /// result over the positions it covers (a broadcast axis counted once), at its dtype's size.
   int64_t bytes_moved = 0;
   int64_t matmul_macs = 0; ///< multiply-adds of the executed nc_matmul instructions
+  /// Recurrence steps of the executed tensor_tensor_scan instructions (one per element): work
+  /// that is sequential along each partition's row (the benchmark's floors).
+  int64_t scan_steps = 0;
 };
 
 /// A tile operand or an immediate.

@@ -78,7 +78,10 @@ public:
   void add(int64_t p, const float* v, int64_t n) {
     if (!active() || p < 0 || p >= ir::kPmax) return;
     float a = row_[p];
-    for (int64_t i = 0; i < n; ++i) a = alu_one(op_, a, v[i]);
+    if (op_ == Alu::Add) // (alu_one's addition, without a call per element)
+      for (int64_t i = 0; i < n; ++i) a = a + v[i];
+    else
+      for (int64_t i = 0; i < n; ++i) a = alu_one(op_, a, v[i]);
     row_[p] = a;
     touched_[p] = true;
   }

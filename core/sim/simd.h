@@ -37,6 +37,27 @@ inline F4 floats4(I4 v) {
 inline F4 select4(I4 mask, F4 a, F4 b) {
   return floats4((bits4(a) & mask) | (bits4(b) & ~mask));
 }
+/// a < b ? b : a, lane by lane (a where they tie or either is NaN): one instruction, wasm's
+/// f32x4.pmax or SSE's maxps with the operands swapped.
+inline F4 pmax4(F4 a, F4 b) {
+#if defined(__wasm_simd128__)
+  return __builtin_wasm_pmax_f32x4(a, b);
+#elif defined(__SSE2__)
+  return __builtin_ia32_maxps(b, a);
+#else
+  return select4(a < b, b, a);
+#endif
+}
+/// b < a ? b : a, lane by lane (f32x4.pmin; minps with the operands swapped).
+inline F4 pmin4(F4 a, F4 b) {
+#if defined(__wasm_simd128__)
+  return __builtin_wasm_pmin_f32x4(a, b);
+#elif defined(__SSE2__)
+  return __builtin_ia32_minps(b, a);
+#else
+  return select4(b < a, b, a);
+#endif
+}
 /// Columns of the 4 x 4 block whose rows are r0..r3: c[j] = {r0[j], r1[j], r2[j], r3[j]}.
 inline void transpose4(F4 r0, F4 r1, F4 r2, F4 r3, F4 c[4]) {
   const F4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);

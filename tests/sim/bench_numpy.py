@@ -51,6 +51,20 @@ def case_copy(rng):
     return lambda: x.copy()
 
 
+def case_scan(rng):
+    x, y = uniform(rng, (128, 16400)), uniform(rng, (128, 16400))
+
+    def run():
+        out = np.empty_like(x)
+        for j in range(0, 16400, 2050):  # h = x * h + y along each row, from 0 per block
+            h = np.zeros(128, np.float32)
+            for t in range(j, j + 2050):
+                h = x[:, t] * h + y[:, t]
+                out[:, t] = h
+        return out
+    return run
+
+
 def softmax_rows(s):
     e = np.exp(s - s.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
@@ -113,6 +127,7 @@ CASES = {
     "elementwise": (case_elementwise, 15),
     "copy": (case_copy, 15),
     "softmax": (case_softmax, 200),
+    "scan": (case_scan, 3),
     "flash_fwd_4096": (flash(4096), 3),
     "flash_fwd_8192": (flash(8192), 1),
     "matmul_2048_bf16": (case_matmul_2048_bf16, 1),

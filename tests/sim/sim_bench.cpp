@@ -2,7 +2,7 @@
 // (build/native/sim_bench) and for WebAssembly (build/wasm/sim_bench.cjs, run with node), so the
 // two are the same C++ on the same kernels. scripts/bench_sim.mjs runs both.
 //
-//   sim_bench <case> [repeats]               case: matmul | elementwise | softmax | copy
+//   sim_bench <case> [repeats]               case: matmul | elementwise | softmax | copy | scan
 //   sim_bench --kernel FILE.json [repeats]   a kernel traced by the Python surface (its IR JSON)
 //
 // The built-in cases build their kernel through the request protocol (what the Python surface
@@ -10,7 +10,7 @@
 // timed run is a fresh Simulator whose inputs are written straight into its memory
 // (deterministic values in [-1, 1), in each parameter's dtype; not timed), then run() (timed).
 // Prints one JSON line: {"case", "best_ms", "median_ms", "tensor_bytes", "sim_peak_bytes",
-// "heap_bytes", "bytes_moved", "instructions", "matmul_macs", "hash"} — heap_bytes is how far the wasm heap
+// "heap_bytes", "bytes_moved", "instructions", "matmul_macs", "scan_steps", "hash"} — heap_bytes is how far the wasm heap
 // grew while building the kernel and running it (its peak; wasm only, 0 natively); hash is an
 // FNV-1a of the outputs' bytes (the same on both builds, and before and after an optimisation).
 #include <algorithm>
@@ -177,6 +177,30 @@ std::shared_ptr<const ir::Kernel> copy_kernel() {
   return b.finish(out);
 }
 
+// h = x * h + y along each row of 128 x 16400 fp32 (tensor_tensor_scan, 128 x 2050 tiles read
+// in place, each from h = 0): the simulator's rate of sequential dependent steps, which the
+// floors use. Rows 16400 elements long, not a power of two, so that the eight rows a scan
+// step reads side by side do not share the cache's sets.
+std::shared_ptr<const ir::Kernel> scan_kernel() {
+  Builder b("scan_128x16400");
+  int x = b.param("x", "[128,16400]"), y = b.param("y", "[128,16400]");
+  b.open();
+  int out = b.ndarray("out", "[128,16400]", "shared_hbm");
+  auto j = b.cg().affine_range(0, 8, 1, ir::AxisType::Affine, "j");
+  std::string items = "[{\"k\":\"slice\"}," + loop_slice(j.axis, 2050, 2050) + "]";
+  int a = b.call("load", R"([["src",)" + Builder::view(x, items) + "]]");
+  int c = b.call("load", R"([["src",)" + Builder::view(y, items) + "]]");
+  int h = b.call("tensor_tensor_scan",
+                 R"([["data0",)" + Builder::v(a) + R"(],["data1",)" + Builder::v(c) +
+                     R"(],["initial",{"s":0.0}]])",
+                 R"("attrs":{"op0":"multiply","op1":"add"})");
+  b.call("store",
+         R"([["dst",)" + Builder::view(out, items) + R"(],["value",)" + Builder::v(h) + "]]");
+  j.alloc->close();
+  j.loop->close();
+  return b.finish(out);
+}
+
 double now_ms() {
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
@@ -248,6 +272,7 @@ int main(int argc, char** argv) {
                                         : which == "elementwise" ? elementwise_kernel()
                                         : which == "softmax"     ? softmax_kernel()
                                         : which == "copy"        ? copy_kernel()
+                                        : which == "scan"        ? scan_kernel()
                                                                  : matmul_kernel();
   int64_t tensor_bytes = 0;
   for (ir::TensorId p : k->params()) tensor_bytes += nbytes(k->tensor(p));
@@ -256,7 +281,7 @@ int main(int argc, char** argv) {
   // Reserved now: growing it between runs would put a small block inside the memory the
   // previous run freed, and the heap (sbrk never shrinks) would grow around it.
   times.reserve(static_cast<size_t>(repeats));
-  int64_t sim_peak = 0, bytes_moved = 0, instructions = 0, macs = 0;
+  int64_t sim_peak = 0, bytes_moved = 0, instructions = 0, macs = 0, scan_steps = 0;
   uint64_t hash = 0;
   for (int r = 0; r < repeats + 1; ++r) { // the first run warms up (not timed)
     sim::Simulator s(k);
@@ -269,6 +294,7 @@ int main(int argc, char** argv) {
     bytes_moved = s.log().bytes_moved;
     instructions = s.log().instructions;
     macs = s.log().matmul_macs;
+    scan_steps = s.log().scan_steps;
     hash = 1469598103934665603ull;
     for (size_t o = 0; o < s.num_outputs(); ++o) {
       const uint8_t* p = s.output(o);
@@ -283,11 +309,12 @@ int main(int argc, char** argv) {
 #endif
   std::printf("{\"case\":\"%s\",\"best_ms\":%.3f,\"median_ms\":%.3f,\"tensor_bytes\":%lld,"
               "\"sim_peak_bytes\":%lld,\"heap_bytes\":%lld,\"bytes_moved\":%lld,"
-              "\"instructions\":%lld,\"matmul_macs\":%lld,\"hash\":\"%016llx\"}\n",
+              "\"instructions\":%lld,\"matmul_macs\":%lld,\"scan_steps\":%lld,\"hash\":\"%016llx\"}\n",
               which.c_str(), times.front(), times[times.size() / 2],
               static_cast<long long>(tensor_bytes), static_cast<long long>(sim_peak),
               static_cast<long long>(heap), static_cast<long long>(bytes_moved),
               static_cast<long long>(instructions), static_cast<long long>(macs),
+              static_cast<long long>(scan_steps),
               static_cast<unsigned long long>(hash));
   return 0;
 }
