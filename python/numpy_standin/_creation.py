@@ -6,6 +6,7 @@ NumPy does: Python bools → bool, ints → int64, floats → float64, NumPy sca
 their dtype, and a mix promotes.
 """
 import math
+from array import array as _carray
 
 from . import _dtypes as D
 from ._errors import out_of_bounds, user_error
@@ -211,6 +212,10 @@ def arange(start, stop=None, step=None, dtype=None):
                                                           type(step) is int and n > 1)):
             if python_int and dt._kind in "iu" and not D.fits(dt, v):
                 raise out_of_bounds(v, dt)
+        if (dt._kind in "iu" and type(s0) is int and type(st) is int
+                and D.fits(dt, s0) and D.fits(dt, s0 + (n - 1) * st)):
+            # The values are a straight line inside the dtype: nothing wraps.
+            return from_values(list(range(s0, s0 + n * st, st)), (n,), dt)
         values = [D.cast_value(dt, s0 + i * st) for i in range(n)]
         return from_values(values, (n,), dt)
     # NumPy fills float arrays from the first two values: v0 + i * (v1 - v0), in the dtype's
@@ -218,12 +223,30 @@ def arange(start, stop=None, step=None, dtype=None):
     calc = D.FLOAT32 if dt is D.FLOAT16 or dt._fmt is not None else dt  # ml_dtypes: float32
     v0, v1 = D.cast_value(dt, s0), D.cast_value(dt, s0 + st)
     delta = D.round_float(calc, v1 - v0)
-    values = [D.round_computed(dt, v0 + D.round_float(calc, i * delta)) for i in range(n)]
+    values = _float_line(dt, v0, delta, n)
+    if values is None:
+        values = [D.round_computed(dt, v0 + D.round_float(calc, i * delta)) for i in range(n)]
     if n:
         values[0] = v0
     if n > 1 and dt._fmt is not None:
         values[1] = v1
     return from_values(values, (n,), dt)
+
+
+def _float_line(dt, v0, delta, n):
+    """``v0 + i * delta`` for float32 or float64 by C rounding (``array('f')`` rounds a double
+    to the nearest float32, ties to even, as ``round_float`` does), or None where that could
+    overflow or is another dtype. For float32 both steps are exact in double before their one
+    rounding: i * delta has at most 48 significant bits (i < 2**24), and a sum of two float32
+    values rounded twice (double, then float32) is the correctly rounded float32 sum."""
+    if not (math.isfinite(v0) and math.isfinite(delta)):
+        return None
+    if dt is D.FLOAT64:
+        return [v0 + i * delta for i in range(n)]
+    if dt is not D.FLOAT32 or n >= 1 << 24 or abs(v0) + abs(delta) * n > 3.0e38:
+        return None
+    steps = _carray("f", [i * delta for i in range(n)])
+    return _carray("f", [v0 + d for d in steps]).tolist()
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):

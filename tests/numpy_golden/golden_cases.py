@@ -275,6 +275,11 @@ def _cases():
                  "np.arange(-5, 0, 1, dtype=np.uint8)", "np.arange(0, 256, 64, dtype=np.uint8)",
                  "np.arange(3, dtype=np.float16)", "np.arange(0, 5, 0.5)", "np.arange(10, 2)",
                  "np.arange(np.int32(4))", "np.arange(0, 2, 0.3, dtype=np.float16)",
+                 # long enough for the C-rounded fast paths (sampled to keep the JSON small)
+                 "np.arange(-70000, 70000, 13, dtype=np.int32)[::501]",
+                 "np.arange(0.5, 3000.7, 0.37, dtype=np.float32)[::97]",
+                 "np.arange(1e30, 3e30, 1e27, dtype=np.float32)[::101]",
+                 "np.arange(0.1, 7000.3, 0.7)[::211]", "np.arange(250, 2, -3, dtype=np.uint8)",
                  "np.linspace(0, 1, 5)", "np.linspace(0, 1, 4, endpoint=False)",
                  "np.linspace(-1, 1, 3, dtype=np.float32)", "np.linspace(0, 10, 4, dtype=int)",
                  "np.zeros_like(f)", "np.ones_like(i8)", "np.zeros_like(a, dtype=np.float32)",
