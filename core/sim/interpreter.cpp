@@ -91,6 +91,21 @@ void Interpreter::body(const Region& r) {
   }
 }
 
+Buffer* Interpreter::strip_buffer(size_t i, const Tensor& t, int64_t elems) {
+  std::unique_ptr<Buffer>& b = strip_bufs_[i];
+  const DType held = ex_.storage.held_dtype(t); // fp32 for bfloat16 when precise_fp is off
+  if (!b || b->dtype != held || b->elems < elems) {
+    if (b) ex_.storage.account(-b->nbytes());
+    b = std::make_unique<Buffer>();
+    b->dtype = held;
+    b->elems = elems;
+    b->words.reset(new uint64_t[static_cast<size_t>((b->nbytes() + 7) / 8 + 1)]);
+    ex_.storage.account(b->nbytes());
+  }
+  b->written.set_all();
+  return b.get();
+}
+
 namespace {
 
 // Bytes of partitions a strip should cover: the group's tiles stay in the core's caches.
@@ -176,20 +191,9 @@ bool Interpreter::run_strips(const StripGroup& g) {
       ex_.storage.clear_strip(t.id);
       continue;
     }
-    std::unique_ptr<Buffer>& b = strip_bufs_[i];
-    const int64_t elems = strip * strips[i].stride[0];
-    if (!b || b->dtype != t.dtype || b->elems < elems) {
-      if (b) ex_.storage.account(-b->nbytes());
-      b = std::make_unique<Buffer>();
-      b->dtype = t.dtype;
-      b->elems = elems;
-      b->words.reset(new uint64_t[static_cast<size_t>((b->nbytes() + 7) / 8 + 1)]);
-      ex_.storage.account(b->nbytes());
-    }
     // Every row of a strip is written before it is read (the group's instructions run in
     // order on it, each over its whole tile); stale rows of the previous strip are never read.
-    b->written.set_all();
-    strips[i].buf = b.get();
+    strips[i].buf = strip_buffer(i, t, strip * strips[i].stride[0]);
   }
   const int64_t seq0 = ex_.seq;
   ex_.env.win_rows = g.rows;

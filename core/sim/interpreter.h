@@ -24,6 +24,7 @@ struct SimOptions {
   /// reads, capacity) are labelled as nki-playground's.
   int64_t unwritten_int = 0;
   bool precise_fp = true;
+  bool float16_in_fp32 = true; ///< MemoryOptions::float16_in_fp32 (false for Beta 1)
   bool label_own_checks = false;
   std::string target = "trn1"; ///< "trn1", "trn2" or "trn3"
 };
@@ -59,6 +60,9 @@ private:
   Exec ex_;
   std::vector<ExecFn> fns_;                         ///< by instruction id
   std::vector<std::unique_ptr<Buffer>> strip_bufs_; ///< by position in a group's `local`
+  /// strip_bufs_[i], made to hold `elems` elements of tile `t` in the dtype Storage holds it
+  /// in, marked written.
+  Buffer* strip_buffer(size_t i, const ir::Tensor& t, int64_t elems);
   std::unique_ptr<Buffer> placeholder_;             ///< stands for them while checking
 };
 

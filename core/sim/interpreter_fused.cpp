@@ -133,19 +133,9 @@ bool Interpreter::run_fused(const StripGroup& g, const std::vector<TensorId>& al
     for (size_t d = t.shape.size(); d-- > 1;) r.stride[d - 1] = r.stride[d] * t.shape[d];
     const int64_t elems = r.stride[0];
     r.stride[0] = 0;
-    std::unique_ptr<Buffer>& b = strip_bufs_[i];
-    if (!b || b->dtype != t.dtype || b->elems < elems) {
-      if (b) ex_.storage.account(-b->nbytes());
-      b = std::make_unique<Buffer>();
-      b->dtype = t.dtype;
-      b->elems = elems;
-      b->words.reset(new uint64_t[static_cast<size_t>((b->nbytes() + 7) / 8 + 1)]);
-      ex_.storage.account(b->nbytes());
-    }
-    b->written.set_all(); // each row is written before it is read (as in run_strips)
-    r.buf = b.get();
+    r.buf = strip_buffer(i, t, elems); // each row is written before it is read (as in run_strips)
     ex_.storage.set_strip(t.id, r);
-    rowbufs.push_back(b.get());
+    rowbufs.push_back(r.buf);
   }
   auto own = [&](const View& v) {
     return std::find(rowbufs.begin(), rowbufs.end(), v.buf) != rowbufs.end();

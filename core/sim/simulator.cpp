@@ -14,7 +14,7 @@ using namespace nki::ir;
 
 Simulator::Simulator(std::shared_ptr<const Kernel> kernel, SimOptions opts)
     : kernel_(std::move(kernel)), opts_(opts),
-      storage_(*kernel_, MemoryOptions{opts.unwritten_int, opts.precise_fp}) {}
+      storage_(*kernel_, MemoryOptions{opts.unwritten_int, opts.precise_fp, opts.float16_in_fp32}) {}
 
 uint8_t* Simulator::input(size_t i) {
   if (i >= num_inputs())
@@ -96,6 +96,8 @@ SimOptions options_from_json(const std::string& json) {
   if (!j.get_string("language").empty()) {
     o.unwritten_int = 4;
     o.label_own_checks = true;
+  } else {
+    o.float16_in_fp32 = false;
   }
   if (j["precise_fp"].is_bool()) o.precise_fp = j["precise_fp"].boolean();
   return o;

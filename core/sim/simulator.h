@@ -60,7 +60,8 @@ private:
 SimOptions options_for_target(const std::string& target);
 /// Options as the surfaces send them: {"target", "language"?, "precise_fp"?}. A "language"
 /// (the current one, "nki 0.6.0") selects NKI 0.6.0's simulator contract: never-written integers
-/// read 4 and nki-playground's own checks are labelled; "precise_fp" is NKI_PRECISE_FP.
+/// read 4 and nki-playground's own checks are labelled; "precise_fp" is NKI_PRECISE_FP (Beta 1
+/// sends false unless NKI_PRECISE_FP=1, and its float16 stays float16).
 SimOptions options_from_json(const std::string& json);
 
 } // namespace nki::sim

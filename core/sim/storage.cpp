@@ -25,16 +25,22 @@ TensorId Storage::base(TensorId t) const {
   return x.alias_of != kNone ? x.alias_of : t;
 }
 
+DType Storage::held_dtype(const Tensor& x) const {
+  // Inputs keep the bytes the host gave, constants the bytes they were declared in; computed
+  // low-precision tensors hold fp32 values.
+  if (!opts_.precise_fp && low_precision(x.dtype) && x.role == TensorRole::Local &&
+      x.constant.empty() && (x.dtype != DType::Float16 || opts_.float16_in_fp32))
+    return DType::Float32;
+  return x.dtype;
+}
+
 Buffer& Storage::buffer(TensorId t) {
   TensorId b = base(t);
   std::unique_ptr<Buffer>& slot = bufs_.at(b);
   if (slot) return *slot;
   const Tensor& x = k_.tensor(b);
   auto buf = std::make_unique<Buffer>();
-  buf->dtype = x.dtype;
-  // Inputs keep the bytes the host gave; computed low-precision tensors hold fp32 values.
-  if (!opts_.precise_fp && low_precision(x.dtype) && x.role == TensorRole::Local)
-    buf->dtype = DType::Float32;
+  buf->dtype = held_dtype(x);
   buf->int_fill = opts_.int_fill;
   buf->elems = 1;
   for (int64_t s : x.shape) buf->elems *= s;

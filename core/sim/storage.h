@@ -69,6 +69,9 @@ struct Redirect {
 struct MemoryOptions {
   int64_t int_fill = 0;
   bool precise_fp = true;
+  /// With precise_fp off, float16 is kept as float32 too (the current language); Beta 1's
+  /// simulator computes float16 in NumPy's float16 and only its custom types in fp32.
+  bool float16_in_fp32 = true;
 };
 
 class Storage {
@@ -104,6 +107,9 @@ public:
   /// exist, `r.origin` shifting them to the buffer's start), or takes it out again.
   void set_strip(ir::TensorId t, const Redirect& r) { strips_[static_cast<size_t>(t)] = r; }
   void clear_strip(ir::TensorId t) { strips_[static_cast<size_t>(t)].buf = nullptr; }
+  /// The dtype `x`'s elements are held in: its own, except a computed low-precision tensor when
+  /// precise_fp is off (float32). Strip buffers follow it too.
+  ir::DType held_dtype(const ir::Tensor& x) const;
   /// Counts scratch memory (strip buffers) in allocated_bytes / peak_bytes.
   void account(int64_t bytes) {
     allocated_ += bytes;

@@ -145,3 +145,52 @@ TEST_F(TraceTest, sim_a_run_that_reads_another_partition_of_what_it_writes_is_no
     for (int f = 0; f < 2048; f += 97)
       ASSERT_EQ(r[0][p * 2048 + f], xv[p * 2048 + f] + 2.0f * xv[127 * 2048 + f]) << p << "," << f;
 }
+
+// NKI Beta 1's simulator computes bfloat16 tiles in fp32 (precise_fp off): a bfloat16 tile made
+// inside a strip run is held as fp32 there as well as on the ordinary path, and a bfloat16
+// constant keeps its values.
+TEST_F(TraceTest, sim_precise_fp_off_holds_bfloat16_tiles_of_a_strip_run_in_fp32) {
+  auto kernel = [](const std::string& mask) {
+    KernelUnderTest t;
+    int x = t.param("x", "[128,2048]");
+    t.open();
+    int out = t.ndarray("out", "[128,2048]", "float32", "shared_hbm");
+    auto v = KernelUnderTest::v;
+    const std::string m = mask.empty() ? "" : "," + mask;
+    int xt = t.call("load", {{"src", v(x)}}, mask);
+    int e = t.call("exp", {{"x", v(xt)}}, R"("dtype":"bfloat16")" + m);
+    int c = t.call("copy", {{"src", v(e)}}, R"("dtype":"float32")" + m);
+    t.call("store", {{"dst", v(out)}, {"value", v(c)}}, mask);
+    return t.finish({out});
+  };
+  auto x = values(128 * 2048);
+  for (float& f : x) f /= 4.0f;
+  sim::SimOptions fp32;
+  fp32.precise_fp = false;
+  auto strips = simtest::run(kernel(""), {x}, nullptr, fp32)[0];
+  auto whole = simtest::run(kernel(kEverywhere), {x}, nullptr, fp32)[0];
+  auto rounded = simtest::run(kernel(""), {x})[0];
+  ASSERT_EQ(strips, whole);
+  size_t not_bf16 = 0;
+  for (size_t i = 0; i < strips.size(); ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &rounded[i], 4);
+    ASSERT_EQ(bits & 0xffffu, 0u) << i; // precise_fp on: bfloat16 values
+    not_bf16 += strips[i] != rounded[i];
+  }
+  EXPECT_GT(not_bf16, strips.size() / 2);
+
+  KernelUnderTest t;
+  int y = t.param("y", "[2,2]");
+  t.open();
+  int out = t.ndarray("out", "[2,2]", "float32", "shared_hbm");
+  auto v = KernelUnderTest::v;
+  int c = t.call("shared_constant", {},
+                 R"("dtype":"bfloat16","attrs":{"shape":[2,2],"values":[1,2,3,4]})");
+  int cs = t.call("load", {{"src", v(c)}}, R"("dtype":"float32")");
+  int ys = t.call("load", {{"src", v(y)}});
+  int s = t.call("add", {{"x", v(cs)}, {"y", v(ys)}});
+  t.call("store", {{"dst", v(out)}, {"value", v(s)}});
+  auto r = simtest::run(t.finish({out}), {{0.5f, 0.5f, 0.5f, 0.5f}}, nullptr, fp32);
+  EXPECT_EQ(r[0], (std::vector<float>{1.5f, 2.5f, 3.5f, 4.5f}));
+}
