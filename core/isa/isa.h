@@ -61,5 +61,7 @@ void register_move_ops(Registry& r);   // ops_move.cpp: DMA, copies, memset, iot
 void register_math_ops(Registry& r);   // ops_math.cpp: tensor_tensor & co., activation
 void register_matmul_ops(Registry& r); // ops_matmul.cpp: nc_matmul
 void register_select_ops(Registry& r); // ops_select.cpp: selections, search, random numbers
+void register_gather_ops(Registry& r); // ops_gather.cpp: shuffles, gathers, nonzero, topk
+void register_lnc_ops(Registry& r);    // ops_lnc.cpp: core_barrier, sendrecv (LNC2)
 
 } // namespace nki::isa

@@ -20,6 +20,8 @@ const Registry& registry() {
     register_math_ops(reg);
     register_matmul_ops(reg);
     register_select_ops(reg);
+    register_gather_ops(reg);
+    register_lnc_ops(reg);
     return reg;
   }();
   return r;

@@ -9,6 +9,7 @@
 #include "sema/sema_api.h"
 #include "sema/sema_current.h"
 #include "sema/sema_math.h"
+#include "sema/sema_movement.h"
 
 namespace nki::isa {
 
@@ -322,6 +323,92 @@ void exponential(NeuronCodegen& cg, const OpCall& c) {
   emit(cg, c, std::move(in));
 }
 
+// reg = op1(op0(src[i], imm0), reg); dst[i] = reg, per partition along its free elements, on
+// the Vector engine's accumulator (reset_reduce: op1's identity, reduce: as left, load_reduce:
+// imm1).
+void tensor_scalar_cumulative(NeuronCodegen& cg, const OpCall& c) {
+  std::string op0 = alu_op(c, "op0", binary_or_power);
+  if (math::is_bitvec(op0)) sema::err_instruction_unsupported_op(op0, c.api);
+  std::string op1 = math::op_attr(c, "op1");
+  if (op1 != "add" && op1 != "subtract" && op1 != "multiply" && op1 != "maximum" &&
+      op1 != "minimum")
+    sema::err_instruction_unsupported_op(op1.empty() ? "None" : op1, c.api);
+  const std::string cmd = reduce_cmd(c, "reset_reduce");
+  if (cmd != "reset_reduce" && cmd != "reduce" && cmd != "load_reduce")
+    sema::err_isa_rule(c.api, "reduce_cmd must be reset_reduce, reduce or load_reduce, got " + cmd);
+  if (cmd == "load_reduce" && !c.has("imm1"))
+    sema::err_isa_rule(c.api, "reduce_cmd=load_reduce loads the accumulator from imm1, which is "
+                              "None");
+  ValueId dst = tile(cg, c, "dst", Mem::OnChip), src = tile(cg, c, "src", Mem::OnChip);
+  same_layout(cg, c.api, "dst", dst, "src", src);
+  for (auto [role, v] : {std::pair<const char*, ValueId>{"src", src}, {"dst", dst}})
+    if (int32_like(lang::dtype_of(cg, v)))
+      sema::err_supported_operand_dtype(role, c.api, dtype_name(lang::dtype_of(cg, v)),
+                                        "bfloat16, float16, float32, float8, uint8, uint16, "
+                                        "int8, int16");
+  Instruction in = lang::make_inst("tensor_scalar_cumulative", Engine::Vector);
+  lang::add_operand(cg, in, "dst", dst);
+  lang::add_operand(cg, in, "src", src);
+  vector_operand(cg, c, in, "imm0", src);
+  if (c.has("imm1")) vector_operand(cg, c, in, "imm1", src);
+  in.attrs.push_back({"op0", op0});
+  in.attrs.push_back({"op1", op1});
+  in.attrs.push_back({"reduce_cmd", cmd});
+  emit(cg, c, std::move(in));
+}
+
+// activate2 (trn3): op((data op0 imm0) op1 imm1) on the Scalar engine, the six documented
+// (op0, op1) pairs, prelu's relu_param, and activation's reduction.
+void activate2(NeuronCodegen& cg, const OpCall& c) {
+  if (nc_version(cg) < 4) sema::err_min_arch_support_for_inst(c.api, "trn3", cg.options().target);
+  std::string fn = math::op_attr(c, "op");
+  if (fn.empty()) sema::err_argument_cannot_be_none({"op"});
+  if (fn == "bypass") fn = "copy";
+  if (fn != "prelu" && !math::is_activation_fn(fn)) sema::err_instruction_unsupported_op(fn, c.api);
+  std::string op0 = math::op_attr(c, "op0"), op1 = math::op_attr(c, "op1");
+  if (op0.empty()) sema::err_argument_cannot_be_none({"op0"});
+  if (op1.empty()) sema::err_argument_cannot_be_none({"op1"});
+  const std::string pair = op0 + ", " + op1;
+  if (pair != "multiply, add" && pair != "multiply, subtract" && pair != "multiply, bypass" &&
+      pair != "add, bypass" && pair != "subtract, bypass" && pair != "bypass, bypass")
+    sema::err_isa_rule(c.api, "(op0, op1) must be one of (multiply, add), (multiply, subtract), "
+                              "(multiply, bypass), (add, bypass), (subtract, bypass), (bypass, "
+                              "bypass); got (" +
+                                  pair + ")");
+  if (c.attr_bool("reverse0") && op0 == "bypass")
+    sema::err_isa_rule(c.api, "reverse0 requires op0 to be set");
+  if (c.attr_bool("reverse1") && op1 == "bypass")
+    sema::err_isa_rule(c.api, "reverse1 requires op1 to be set");
+  ValueId dst = tile(cg, c, "dst", Mem::OnChip), data = tile(cg, c, "data", Mem::OnChip);
+  same_layout(cg, c.api, "dst", dst, "data", data);
+  if (lang::shape_of(cg, data)[0] > 128)
+    sema::err_isa_rule(c.api, "the partition size must not exceed 128, " +
+                                  sema::describe("data", lang::shape_of(cg, data)));
+  Instruction in = lang::make_inst("activate2", Engine::Scalar);
+  lang::add_operand(cg, in, "dst", dst);
+  lang::add_operand(cg, in, "data", data);
+  if (op0 != "bypass") vector_operand(cg, c, in, "imm0", data);
+  if (op1 != "bypass") vector_operand(cg, c, in, "imm1", data);
+  if (fn == "prelu" && c.has("relu_param")) vector_operand(cg, c, in, "relu_param", data);
+  reduce_res(cg, c, in, data);
+  in.attrs.push_back({"op", fn});
+  if (op0 != "bypass") in.attrs.push_back({"op0", op0});
+  if (op1 != "bypass") in.attrs.push_back({"op1", op1});
+  if (c.attr_bool("reverse0")) in.attrs.push_back({"reverse0", int64_t{1}});
+  if (c.attr_bool("reverse1")) in.attrs.push_back({"reverse1", int64_t{1}});
+  std::string rop = math::op_attr(c, "reduce_op");
+  if (!rop.empty()) {
+    if (rop == "abs_max" || rop == "abs_min")
+      sema::err_not_supported_yet("nki.isa.activate2(reduce_op=nl." + rop + ")");
+    if (rop != "add" && rop != "maximum" && rop != "minimum")
+      sema::err_instruction_unsupported_op(rop, c.api);
+    in.attrs.push_back({"reduce_op", rop});
+  }
+  const std::string cmd = reduce_cmd(c, "idle");
+  if (cmd != "idle") in.attrs.push_back({"reduce_cmd", cmd});
+  emit(cg, c, std::move(in));
+}
+
 } // namespace
 
 void register_math_ops(Registry& r) {
@@ -338,6 +425,8 @@ void register_math_ops(Registry& r) {
   r.add("bn_stats", bn_stats);
   r.add("bn_aggr", bn_aggr);
   r.add("exponential", exponential);
+  r.add("tensor_scalar_cumulative", tensor_scalar_cumulative);
+  r.add("activate2", activate2);
 }
 
 } // namespace nki::isa

@@ -178,6 +178,46 @@ void gather_flattened(NeuronCodegen& cg, const OpCall& c) {
   emit(cg, c, std::move(in));
 }
 
+// dst = srcs[0] + srcs[1] + ... in fp32 on the DMA engines (NKI 0.6.0: reduce_op add, scales
+// all 1.0, at most 16 sources of dst's element count). With a vector_offset view on a source
+// equal to dst (or on dst) it is NKI's read-modify-write scatter / gather.
+void dma_compute(NeuronCodegen& cg, const OpCall& c) {
+  ValueId dst = tile(cg, c, "dst", kHbmOrSbuf);
+  const int64_t n = c.attr_int("count", 0);
+  if (n < 1 || n > 16)
+    sema::err_isa_rule(c.api, "srcs holds 1 to 16 tensors, got " + std::to_string(n));
+  std::string op = c.attr_string("reduce_op");
+  if (op != "add") sema::err_instruction_unsupported_op(op.empty() ? "None" : op, c.api);
+  if (c.attrs.has("scales") && c.attrs["scales"].is_array()) {
+    const util::Json& sc = c.attrs["scales"];
+    if (static_cast<int64_t>(sc.size()) != n)
+      sema::err_isa_rule(c.api, "scales holds one factor per source (" + std::to_string(n) +
+                                    "), got " + std::to_string(sc.size()));
+    for (size_t i = 0; i < sc.size(); ++i)
+      if (!sc[i].is_number() || sc[i].number() != 1.0)
+        sema::err_isa_rule(c.api, "every scale must be 1.0 (NKI 0.6.0 supports no other)");
+  }
+  Instruction in = lang::make_inst("dma_compute", Engine::Dma);
+  lang::add_operand(cg, in, "dst", dst);
+  const auto& ds = lang::shape_of(cg, dst);
+  bool indirect = cg.value(dst).indirect != nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    const std::string role = "src" + std::to_string(i);
+    ValueId s = tile(cg, c, role, kHbmOrSbuf);
+    if (lang::elements(lang::shape_of(cg, s)) != lang::elements(ds))
+      sema::err_isa_element_count(c.api, sema::describe("dst", ds),
+                                  sema::describe(role, lang::shape_of(cg, s)));
+    indirect = indirect || cg.value(s).indirect != nullptr;
+    lang::add_operand(cg, in, role, s);
+  }
+  if (indirect && (n != 2 || !c.attr_bool("unique_indices", true)))
+    sema::err_isa_rule(c.api, "a read-modify-write (a source or dst with vector_offset) takes "
+                              "exactly 2 sources and unique_indices=True");
+  if (c.attr_string("oob_mode", "error") == "skip")
+    in.attrs.push_back({"oob_mode", std::string("skip")});
+  emit(cg, c, std::move(in));
+}
+
 } // namespace
 
 void register_move_ops(Registry& r) {
@@ -189,6 +229,7 @@ void register_move_ops(Registry& r) {
   r.add("iota", iota);
   r.add("nc_transpose", nc_transpose);
   r.add("gather_flattened", gather_flattened);
+  r.add("dma_compute", dma_compute);
 }
 
 } // namespace nki::isa

@@ -1,12 +1,14 @@
 // Selections, search and random numbers of the current language (dst first): affine_select
 // and iota's [step, num] patterns, range_select, select_reduce, sequence_bounds, max8,
-// nc_find_index8, nc_match_replace8, dropout, rand2, set_rng_seed. Beta 1's executors.
+// nc_find_index8, nc_match_replace8, dropout, rand2, set_rng_seed (Beta 1's executors), and the
+// XORWOW generators' rng, rand_set_state, rand_get_state.
 #include "isa/isa.h"
 #include "lang/math_common.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
 #include "sema/sema_current.h"
 #include "sema/sema_math.h"
+#include "sema/sema_movement.h"
 
 namespace nki::isa {
 
@@ -181,6 +183,65 @@ void set_rng_seed(NeuronCodegen& cg, const OpCall& c) {
   emit(cg, c, std::move(in));
 }
 
+// The engines' XORWOW generators (NKI 0.6.0): rng writes 32 random bits per element (their
+// low bits for narrower integers); rand_set_state / rand_get_state load and store the state,
+// 6 uint32 words per lane on GpSimd, 24 on Vector.
+bool int_dtype(DType t) {
+  return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::UInt8 ||
+         t == DType::UInt16 || t == DType::UInt32;
+}
+
+Engine rng_engine(NeuronCodegen& cg, const OpCall& c, Engine fallback, int vector_from,
+                  int gpsimd_from) {
+  Engine e = engine_of(c, fallback, {Engine::Vector, Engine::GpSimd});
+  const int need = e == Engine::Vector ? vector_from : gpsimd_from;
+  if (nc_version(cg) < need)
+    sema::err_min_arch_support_for_inst(c.api + "(engine=" + engine_name(e) + ")",
+                                        need == 3 ? "trn2" : "trn3", cg.options().target);
+  return e;
+}
+
+void rng(NeuronCodegen& cg, const OpCall& c) {
+  Engine e = rng_engine(cg, c, Engine::Vector, 2, 3);
+  ValueId dst = tile(cg, c, "dst", e == Engine::GpSimd ? Mem::Sbuf : Mem::OnChip);
+  DType t = lang::dtype_of(cg, dst);
+  if (!int_dtype(t))
+    sema::err_supported_operand_dtype("dst", c.api, dtype_name(t),
+                                      "int8, int16, int32, uint8, uint16, uint32");
+  Instruction in = lang::make_inst("rng", e);
+  lang::add_operand(cg, in, "dst", dst);
+  emit(cg, c, std::move(in));
+}
+
+ValueId rng_state(NeuronCodegen& cg, const OpCall& c, const std::string& role, Engine e) {
+  Mem m =
+      e == Engine::GpSimd || nc_version(cg) < 4 || role == "src_seeds" ? Mem::Sbuf : Mem::OnChip;
+  ValueId v = tile(cg, c, role, m);
+  if (lang::dtype_of(cg, v) != DType::UInt32)
+    sema::err_supported_operand_dtype(role, c.api, dtype_name(lang::dtype_of(cg, v)), "uint32");
+  const auto& s = lang::shape_of(cg, v);
+  const int64_t words = e == Engine::GpSimd ? 6 : 24;
+  if (s.empty() || s[0] > 128 || lang::free_size(s) != words)
+    sema::err_isa_rule(c.api, "the XORWOW state is " + std::to_string(words) +
+                                  " uint32 words per partition on the " + engine_name(e) +
+                                  " engine (at most 128 partitions), " + sema::describe(role, s));
+  return v;
+}
+
+void rand_set_state(NeuronCodegen& cg, const OpCall& c) {
+  Engine e = rng_engine(cg, c, Engine::GpSimd, 4, 3);
+  Instruction in = lang::make_inst("rand_set_state", e);
+  lang::add_operand(cg, in, "src_seeds", rng_state(cg, c, "src_seeds", e));
+  emit(cg, c, std::move(in));
+}
+
+void rand_get_state(NeuronCodegen& cg, const OpCall& c) {
+  Engine e = rng_engine(cg, c, Engine::GpSimd, 4, 3);
+  Instruction in = lang::make_inst("rand_get_state", e);
+  lang::add_operand(cg, in, "dst", rng_state(cg, c, "dst", e));
+  emit(cg, c, std::move(in));
+}
+
 } // namespace
 
 void register_select_ops(Registry& r) {
@@ -194,6 +255,9 @@ void register_select_ops(Registry& r) {
   r.add("dropout", dropout);
   r.add("rand2", rand2);
   r.add("set_rng_seed", set_rng_seed);
+  r.add("rng", rng);
+  r.add("rand_set_state", rand_set_state);
+  r.add("rand_get_state", rand_get_state);
 }
 
 } // namespace nki::isa

@@ -4,6 +4,7 @@
 /// (assignment), and direct-allocation records on allocating instructions (requests).
 /// Opcodes and their semantics: docs/ops/movement.md.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "codegen/neuron_codegen.h"
@@ -60,5 +61,13 @@ void register_view_ops(OpRegistry& r);     // ops_tensor_views.cpp: reshape, vie
 void register_constant_ops(OpRegistry& r); // ops_constants.cpp: shared constants, *_like, ncc
 /// ops_partition_moves.cpp: nc_stream_shuffle, local_gather.
 void register_partition_move_ops(OpRegistry& r);
+/// nc_stream_shuffle's checks, shared with the current language's nisa.nc_stream_shuffle:
+/// on-chip tiles of one dtype and free size, a 32-entry mask every quadrant can follow.
+/// Returns the mask.
+std::vector<int64_t> check_stream_shuffle(const NeuronCodegen& cg, const OpCall& c, ValueId dst,
+                                          ValueId src);
+/// local_gather's checks, shared likewise: returns {num_elem_per_idx, num_valid_indices}.
+std::pair<int64_t, int64_t> check_local_gather(const NeuronCodegen& cg, const OpCall& c,
+                                               ValueId src, ValueId index);
 
 } // namespace nki::lang

@@ -23,6 +23,39 @@ int64_t partitions(const NeuronCodegen& cg, ValueId v) {
 
 ValueId handle_nc_stream_shuffle(NeuronCodegen& cg, const OpCall& c) {
   ValueId src = c.tile("src"), dst = c.tile("dst");
+  std::vector<int64_t> mask = check_stream_shuffle(cg, c, dst, src);
+  Instruction in = make_inst("nc_stream_shuffle", Engine::Vector);
+  in.mask = align_mask(c.mask, shape_of(cg, dst).size());
+  add_operand(cg, in, "dst", dst);
+  add_operand(cg, in, "src", src);
+  in.attrs.push_back({"shuffle_mask", mask});
+  emit_effect(cg, std::move(in));
+  return -1;
+}
+
+ValueId handle_local_gather(NeuronCodegen& cg, const OpCall& c) {
+  ValueId src = c.tile("src_buffer"), index = c.tile("index");
+  auto [per_idx, valid] = check_local_gather(cg, c, src, index);
+  const int64_t p = partitions(cg, src);
+  Instruction in = make_inst("local_gather", Engine::GpSimd);
+  // NKI's result shape is not documented; its doc test annotates [P, n / 16, 16, per_idx]
+  // for n valid indices (the core's 16 partitions as an axis); other counts stay flat.
+  std::vector<int64_t> out =
+      valid % kCorePartitions == 0
+          ? std::vector<int64_t>{p, valid / kCorePartitions, kCorePartitions, per_idx}
+          : std::vector<int64_t>{p, valid, per_idx};
+  in.mask = align_mask(c.mask, out.size());
+  add_operand(cg, in, "src_buffer", src);
+  add_operand(cg, in, "index", index);
+  in.attrs.push_back({"num_elem_per_idx", per_idx});
+  in.attrs.push_back({"num_valid_indices", valid});
+  return emit_result(cg, std::move(in), c.name, out, dtype_of(cg, src));
+}
+
+} // namespace
+
+std::vector<int64_t> check_stream_shuffle(const NeuronCodegen& cg, const OpCall& c, ValueId dst,
+                                          ValueId src) {
   require_memory(cg, src, "src", "nc_stream_shuffle", Mem::OnChip);
   require_memory(cg, dst, "dst", "nc_stream_shuffle", Mem::OnChip);
   check_is_tile(cg, src);
@@ -55,17 +88,11 @@ ValueId handle_nc_stream_shuffle(NeuronCodegen& cg, const OpCall& c) {
             " of dst copies partition " + std::to_string(q * kQuadrant + m) + " of src " +
             described(cg, src) + ", which has " + std::to_string(ps) + " partitions");
   }
-  Instruction in = make_inst("nc_stream_shuffle", Engine::Vector);
-  in.mask = align_mask(c.mask, shape_of(cg, dst).size());
-  add_operand(cg, in, "dst", dst);
-  add_operand(cg, in, "src", src);
-  in.attrs.push_back({"shuffle_mask", mask});
-  emit_effect(cg, std::move(in));
-  return -1;
+  return mask;
 }
 
-ValueId handle_local_gather(NeuronCodegen& cg, const OpCall& c) {
-  ValueId src = c.tile("src_buffer"), index = c.tile("index");
+std::pair<int64_t, int64_t> check_local_gather(const NeuronCodegen& cg, const OpCall& c,
+                                               ValueId src, ValueId index) {
   require_memory(cg, src, "src_buffer", "local_gather", Mem::Sbuf);
   require_memory(cg, index, "index", "local_gather", Mem::Sbuf);
   check_is_tile(cg, src);
@@ -92,22 +119,8 @@ ValueId handle_local_gather(NeuronCodegen& cg, const OpCall& c) {
                                " (the indices in a core's 16 partitions of index, at most "
                                "4096), got " +
                                std::to_string(valid));
-  Instruction in = make_inst("local_gather", Engine::GpSimd);
-  // NKI's result shape is not documented; its doc test annotates [P, n / 16, 16, per_idx]
-  // for n valid indices (the core's 16 partitions as an axis); other counts stay flat.
-  std::vector<int64_t> out =
-      valid % kCorePartitions == 0
-          ? std::vector<int64_t>{p, valid / kCorePartitions, kCorePartitions, per_idx}
-          : std::vector<int64_t>{p, valid, per_idx};
-  in.mask = align_mask(c.mask, out.size());
-  add_operand(cg, in, "src_buffer", src);
-  add_operand(cg, in, "index", index);
-  in.attrs.push_back({"num_elem_per_idx", per_idx});
-  in.attrs.push_back({"num_valid_indices", valid});
-  return emit_result(cg, std::move(in), c.name, out, dtype_of(cg, src));
+  return {per_idx, valid};
 }
-
-} // namespace
 
 void register_partition_move_ops(OpRegistry& r) {
   r.add("nc_stream_shuffle", handle_nc_stream_shuffle);

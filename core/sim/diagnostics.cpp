@@ -47,6 +47,14 @@ void err_while_limit(int64_t iterations, const ir::SourceLoc& loc) {
                        loc);
 }
 
+void err_cores_out_of_step(const std::string& what, const ir::SourceLoc& loc) {
+  throw sema::NkiError(sema::Code::of(__func__), "RuntimeError",
+                       "the kernel's two cores do not meet alike (on hardware they would wait "
+                       "forever): " +
+                           what,
+                       loc);
+}
+
 void err_simulate_input_mismatch(const std::string& message) {
   throw sema::NkiError(sema::Code::of(__func__), "ValueError", message);
 }

@@ -27,6 +27,9 @@ namespace nki::sim {
                                                    const ir::SourceLoc& loc);
 /// A do-while loop that kept going.
 [[noreturn]] void err_while_limit(int64_t iterations, const ir::SourceLoc& loc);
+/// An LNC2 kernel's cores that do not meet alike at core_barrier / sendrecv (one finished,
+/// different instructions, mismatched ranks or pipes): NKI's threads would wait forever.
+[[noreturn]] void err_cores_out_of_step(const std::string& what, const ir::SourceLoc& loc);
 /// Inputs that do not match the kernel's parameters.
 [[noreturn]] void err_simulate_input_mismatch(const std::string& message);
 

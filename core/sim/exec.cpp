@@ -15,6 +15,7 @@ void Exec::start_instance() {
   std::fill(accumulator[0], accumulator[0] + ir::kPmax, 0.0f);
   std::fill(accumulator[1], accumulator[1] + ir::kPmax, -std::numeric_limits<float>::infinity());
   rng = 0x9e3779b97f4a7c15ull;
+  seed_xorwow(*this);
 }
 
 const Operand* Exec::find(const Instruction& in, const char* role) const {
@@ -214,6 +215,8 @@ const ExecTable& exec_table() {
     register_misc_execs(t);
     register_register_execs(t);
     register_partition_move_execs(t);
+    register_gather_execs(t);
+    register_mx_execs(t);
     return t;
   }();
   return t;

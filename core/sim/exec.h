@@ -87,6 +87,9 @@ public:
   std::vector<float> scratch[3]; ///< an executor's fp32 work arrays, reused across executions
   uint64_t rng = 0x9e3779b97f4a7c15ull;
   float accumulator[2][ir::kPmax] = {}; ///< Scalar [0] and Vector [1] engines' reduce registers
+  /// The XORWOW generators of GpSimd [0] and Vector [1], per lane: GpSimd one generator (five
+  /// words and a counter), Vector four (24 words). exec_misc.cpp.
+  uint32_t xorwow[2][ir::kPmax][24] = {};
   /// A kernel instance starts with fresh registers and random stream.
   void start_instance();
 
@@ -150,11 +153,15 @@ void register_select_execs(ExecTable& t);      // exec_select.cpp
 void register_reduce_execs(ExecTable& t);      // exec_reduce.cpp
 void register_matmul_execs(ExecTable& t);      // exec_matmul.cpp
 void register_misc_execs(ExecTable& t);        // exec_misc.cpp: random, device_print, ...
-void register_register_execs(ExecTable& t);    // exec_register.cpp: registers (current language)
+/// The XORWOW generators' fixed state before any rand_set_state (exec_misc.cpp).
+void seed_xorwow(Exec& ex);
+void register_register_execs(ExecTable& t); // exec_register.cpp: registers (current language)
 /// The current language's pattern forms of iota / affine_select (exec_pattern.cpp), run when
 /// the instruction carries a "pattern" attribute.
 void exec_iota_pattern(Exec& ex, const ir::Instruction& in);
 void exec_affine_select_pattern(Exec& ex, const ir::Instruction& in);
 void register_partition_move_execs(ExecTable& t); // exec_partition_moves.cpp
+void register_gather_execs(ExecTable& t);         // exec_gather.cpp: nc_n_gather, nonzero, topk
+void register_mx_execs(ExecTable& t);             // exec_mx.cpp: quantize_mx, nc_matmul_mx
 
 } // namespace nki::sim

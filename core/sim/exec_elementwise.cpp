@@ -3,6 +3,7 @@
 // reciprocal. Arithmetic is fp32 with a cast on write; bitvec operators and GpSimd integer
 // add/subtract/multiply act on integer values bit-exactly.
 #include <algorithm>
+#include <optional>
 
 #include "sim/exec.h"
 #include "sim/exec_util.h"
@@ -122,9 +123,19 @@ void exec_activation(Exec& ex, const Instruction& in) {
   View data = ex.view(ex.need(in, "data"), dom);
   const bool scaled = ex.find(in, "scale") != nullptr, biased = ex.find(in, "bias") != nullptr;
   Source scale = ex.source(in, "scale", dom, 1.0f), bias = ex.source(in, "bias", dom, 0.0f);
+  // activate2: (data op0 imm0) op1 imm1 before the function (absent operators bypass), and
+  // prelu's slope relu_param.
+  const bool two = in.opcode == "activate2";
+  Source imm0 = ex.source(in, "imm0", dom), imm1 = ex.source(in, "imm1", dom);
+  Source slope = ex.source(in, "relu_param", dom, 0.0f);
+  std::optional<Alu> op0, op1;
+  if (two && ex.has_attr(in, "op0")) op0 = parse_alu(ex.attr_str(in, "op0"));
+  if (two && ex.has_attr(in, "op1")) op1 = parse_alu(ex.attr_str(in, "op1"));
+  const bool rev0 = ex.attr_num(in, "reverse0", 0) != 0, rev1 = ex.attr_num(in, "reverse1", 0) != 0;
   View out = ex.output(in, dom);
   std::string name = ex.attr_str(in, "op");
-  auto fn = parse_act(name);
+  const bool prelu = two && name == "prelu";
+  auto fn = prelu ? std::optional<Act>(Act::Copy) : parse_act(name);
   if (!fn) ex.unsupported("activation(op=" + name + ")");
   PartitionReduce red(ex, in, PartitionReduce::Mode::Scalar, "add");
   float a[kChunk], tmp[kChunk], tmp2[kChunk]; // tmp: the data read; tmp2: a tile operand
@@ -143,12 +154,64 @@ void exec_activation(Exec& ex, const Instruction& in) {
         apply_op(ex, Alu::Add, bias, false, in, po, pos, lo + c, m, tmp2);
         in = po;
       }
+      if (op0) {
+        apply_op(ex, *op0, imm0, rev0, in, po, pos, lo + c, m, tmp2);
+        in = po;
+      }
+      if (op1) {
+        apply_op(ex, *op1, imm1, rev1, in, po, pos, lo + c, m, tmp2);
+        in = po;
+      }
+      if (prelu) {
+        float s[kChunk];
+        ex.read(slope, pos, lo + c, m, s);
+        for (int64_t i = 0; i < m; ++i) po[i] = in[i] >= 0 ? in[i] : s[i] * in[i];
+        in = po;
+      }
       act_f32(*fn, in, po, m);
       out_done(out, pos, lo + c, m, po, a);
       if (red.active()) red.add(dom.rank() > 1 ? pos[0] : 0, po, m);
     }
   });
   red.finish();
+}
+
+// tensor_scalar_cumulative: per partition, along its free elements in order,
+// reg = op1(op0(src, imm0), reg) and dst = reg, on the Vector engine's accumulator
+// (reset_reduce starts from op1's identity, reduce from the register, load_reduce from imm1).
+void exec_tensor_scalar_cumulative(Exec& ex, const Instruction& in) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View src = ex.view(ex.need(in, "src"), dom);
+  Source imm0 = ex.source(in, "imm0", dom), imm1 = ex.source(in, "imm1", dom);
+  View out = ex.output(in, dom);
+  auto op0 = parse_alu(ex.attr_str(in, "op0")), op1 = parse_alu(ex.attr_str(in, "op1"));
+  if (!op0 || !op1) ex.unsupported("tensor_scalar_cumulative(op0/op1)");
+  const std::string cmd = ex.attr_str(in, "reduce_cmd", "reset_reduce");
+  float* reg = ex.accumulator[1];
+  const float start = *op1 == Alu::Subtract ? 0.0f : alu_identity(*op1);
+  bool started[128] = {};
+  float a[kChunk], tmp[kChunk], init[kChunk];
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
+    const int64_t p = dom.rank() > 1 ? pos[0] : 0;
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t m = std::min(kChunk, n - c);
+      if (p >= 0 && p < 128 && !started[p]) {
+        started[p] = true;
+        if (cmd == "reset_reduce") {
+          reg[p] = start;
+        } else if (cmd == "load_reduce") {
+          ex.read(imm1, pos, lo + c, 1, init);
+          reg[p] = init[0];
+        }
+      }
+      read_f32(src, pos, lo + c, m, a, ex);
+      apply_op(ex, *op0, imm0, false, a, a, pos, lo + c, m, tmp);
+      float r = p >= 0 && p < 128 ? reg[p] : start;
+      for (int64_t i = 0; i < m; ++i) a[i] = r = alu_one(*op1, a[i], r);
+      if (p >= 0 && p < 128) reg[p] = r;
+      write_f32(out, pos, lo + c, m, a);
+    }
+  });
 }
 
 void exec_reciprocal(Exec& ex, const Instruction& in) {
@@ -174,6 +237,8 @@ void register_elementwise_execs(ExecTable& t) {
   t.add("scalar_tensor_tensor", exec_tensor_scalar);
   t.add("tensor_scalar_reduce", exec_tensor_scalar_reduce);
   t.add("activation", exec_activation);
+  t.add("activate2", exec_activation);
+  t.add("tensor_scalar_cumulative", exec_tensor_scalar_cumulative);
   t.add("reciprocal", exec_reciprocal);
 }
 

@@ -10,6 +10,7 @@
 
 #include "sim/diagnostics.h"
 #include "sim/exec.h"
+#include "sim/exec_util.h"
 #include "sim/interpreter.h"
 #include "sim/simd.h"
 
@@ -132,44 +133,7 @@ void exec_nc_matmul(Exec& ex, const Instruction& in) {
   ex.log.matmul_macs += k_s * mw * nw;
   R.resize(static_cast<size_t>(mw * nw));
   matmul_f32(S.data(), mw, V.data(), nw, k_s, R.data());
-  // accumulate: 0 overwrites, 1 adds; "auto" (the current language's accumulate=None) adds
-  // onto the elements some instruction already wrote and overwrites the others.
-  const bool autoacc = ex.attr_str(in, "accumulate") == "auto";
-  const bool acc = autoacc || ex.attr_num(in, "accumulate", 0) != 0;
-  View out = ex.output(in, dom);
-  const int rank = dom.rank();
-  float cur[kChunk];
-  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
-    int64_t m = pos[0] - blo[0];
-    int64_t f = 0;
-    for (int k = 1; k < rank - 1; ++k) f = f * dom.extent(k) + pos[k];
-    f = f * dom.extent(rank - 1) + lo;
-    const float* row = &R[static_cast<size_t>(m * nw + f - nlo)];
-    for (int64_t c = 0; c < n; c += kChunk) {
-      int64_t w = std::min(kChunk, n - c);
-      if (!acc) {
-        write_f32(out, pos, lo + c, w, row + c);
-        continue;
-      }
-      if (autoacc) {
-        for (int64_t i = 0; i < w; ++i) {
-          float x = row[c + i];
-          if (out.buf->written.test(out.offset(pos, lo + c + i))) {
-            read_f32(out, pos, lo + c + i, 1, &cur[i], ex);
-            x += cur[i];
-          }
-          write_f32(out, pos, lo + c + i, 1, &x);
-        }
-        continue;
-      }
-      if (ex.opts && ex.opts->label_own_checks && !out.buf->written.all() &&
-          !out.buf->written.test(out.offset(pos, lo + c)))
-        warn_once_accumulate(ex);
-      read_f32(out, pos, lo + c, w, cur, ex);
-      for (int64_t i = 0; i < w; ++i) cur[i] += row[c + i];
-      write_f32(out, pos, lo + c, w, cur);
-    }
-  });
+  store_matmul_result(ex, in, dom, blo[0], nlo, nw, R.data());
 }
 
 // out[f, p] = data[p, f] (free axes flattened); bit-exact: float tiles move as fp32 values
@@ -221,6 +185,48 @@ void exec_nc_transpose(Exec& ex, const Instruction& in) {
 }
 
 } // namespace
+
+void store_matmul_result(Exec& ex, const Instruction& in, const Domain& dom, int64_t m0,
+                         int64_t nlo, int64_t nw, const float* R) {
+  // accumulate: 0 overwrites, 1 adds; "auto" (the current language's accumulate=None) adds
+  // onto the elements some instruction already wrote and overwrites the others.
+  const bool autoacc = ex.attr_str(in, "accumulate") == "auto";
+  const bool acc = autoacc || ex.attr_num(in, "accumulate", 0) != 0;
+  View out = ex.output(in, dom);
+  const int rank = dom.rank();
+  float cur[kChunk];
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
+    int64_t m = pos[0] - m0;
+    int64_t f = 0;
+    for (int k = 1; k < rank - 1; ++k) f = f * dom.extent(k) + pos[k];
+    f = f * dom.extent(rank - 1) + lo;
+    const float* row = &R[static_cast<size_t>(m * nw + f - nlo)];
+    for (int64_t c = 0; c < n; c += kChunk) {
+      int64_t w = std::min(kChunk, n - c);
+      if (!acc) {
+        write_f32(out, pos, lo + c, w, row + c);
+        continue;
+      }
+      if (autoacc) {
+        for (int64_t i = 0; i < w; ++i) {
+          float x = row[c + i];
+          if (out.buf->written.test(out.offset(pos, lo + c + i))) {
+            read_f32(out, pos, lo + c + i, 1, &cur[i], ex);
+            x += cur[i];
+          }
+          write_f32(out, pos, lo + c + i, 1, &x);
+        }
+        continue;
+      }
+      if (ex.opts && ex.opts->label_own_checks && !out.buf->written.all() &&
+          !out.buf->written.test(out.offset(pos, lo + c)))
+        warn_once_accumulate(ex);
+      read_f32(out, pos, lo + c, w, cur, ex);
+      for (int64_t i = 0; i < w; ++i) cur[i] += row[c + i];
+      write_f32(out, pos, lo + c, w, cur);
+    }
+  });
+}
 
 void register_matmul_execs(ExecTable& t) {
   t.add("nc_matmul", exec_nc_matmul);

@@ -82,6 +82,69 @@ void exec_dropout(Exec& ex, const Instruction& in) {
   });
 }
 
+// XORWOW (Marsaglia): words x0..x4 and a counter; a draw shifts x, adds the counter.
+uint32_t xorwow_next(uint32_t* w) {
+  uint32_t t = w[4];
+  const uint32_t s = w[0];
+  w[4] = w[3];
+  w[3] = w[2];
+  w[2] = w[1];
+  w[1] = s;
+  t ^= t >> 2;
+  t ^= t << 1;
+  t ^= s ^ (s << 4);
+  w[0] = t;
+  w[5] += 362437;
+  return t + w[5];
+}
+
+int xorwow_engine(const Instruction& in) {
+  return in.engine == Engine::GpSimd ? 0 : 1;
+}
+
+// rng: per partition, its elements in order draw from the lane's generator (Vector: element i
+// from generator i % 4); a narrower integer keeps the low bits.
+void exec_rng(Exec& ex, const Instruction& in) {
+  const Operand& o = ex.need(in, "dst");
+  Tile2D t = read_shape(o);
+  const int e = xorwow_engine(in);
+  const int gens = e == 0 ? 1 : 4;
+  const DType dt = ex.k.tensor(o.ap.tensor).dtype;
+  const int bits = 8 * elem_size(dt);
+  const bool is_signed = dt == DType::Int8 || dt == DType::Int16 || dt == DType::Int32;
+  for (int64_t p = 0; p < t.parts && p < 128; ++p)
+    for (int64_t f = 0; f < t.free; ++f) {
+      uint64_t r = xorwow_next(&ex.xorwow[e][p][6 * (f % gens)]);
+      if (bits < 32) r &= (uint64_t{1} << bits) - 1;
+      int64_t v = static_cast<int64_t>(r);
+      if (is_signed && (r >> (bits - 1)) & 1) v -= int64_t{1} << bits;
+      t.at(p, f) = static_cast<double>(v);
+    }
+  write_tile(ex, o, t);
+}
+
+void exec_rand_set_state(Exec& ex, const Instruction& in) {
+  const Tile2D t = read_tile(ex, ex.need(in, "src_seeds"));
+  const int e = xorwow_engine(in);
+  for (int64_t p = 0; p < t.parts && p < 128; ++p)
+    for (int64_t f = 0; f < t.free && f < 24; ++f)
+      ex.xorwow[e][p][f] = static_cast<uint32_t>(static_cast<int64_t>(t.at(p, f)));
+}
+
+void exec_rand_get_state(Exec& ex, const Instruction& in) {
+  const Operand& o = ex.need(in, "dst");
+  Tile2D t = read_shape(o);
+  const int e = xorwow_engine(in);
+  for (int64_t p = 0; p < t.parts && p < 128; ++p)
+    for (int64_t f = 0; f < t.free && f < 24; ++f) t.at(p, f) = ex.xorwow[e][p][f];
+  write_tile(ex, o, t);
+}
+
+// core_barrier / sendrecv run where the two cores meet (Interpreter::run_cores_together).
+void exec_meeting(Exec&, const Instruction& in) {
+  throw sema::InternalError(in.opcode + " executed outside the cores' meeting");
+}
+
 void exec_device_print(Exec& ex, const Instruction& in) {
   const Operand& x = ex.need(in, "x");
   Domain dom(x.ap.tile_shape, in.mask, ex.env);
@@ -273,9 +336,26 @@ void exec_sequence_bounds(Exec& ex, const Instruction& in) {
 
 } // namespace
 
+void seed_xorwow(Exec& ex) {
+  // A fixed state per lane until rand_set_state (the hardware's is whatever was left).
+  for (int e = 0; e < 2; ++e)
+    for (uint32_t p = 0; p < 128; ++p) {
+      uint64_t s = 0x5eedull * (e + 1) + p;
+      for (int w = 0; w < 24; ++w) {
+        s = splitmix(s);
+        ex.xorwow[e][p][w] = static_cast<uint32_t>(s >> 32) | (w % 6 == 5 ? 0u : 1u);
+      }
+    }
+}
+
 void register_misc_execs(ExecTable& t) {
   t.add("random_seed", exec_random_seed);
   t.add("rand", exec_rand);
+  t.add("rng", exec_rng);
+  t.add("core_barrier", exec_meeting);
+  t.add("sendrecv", exec_meeting);
+  t.add("rand_set_state", exec_rand_set_state);
+  t.add("rand_get_state", exec_rand_get_state);
   t.add("dropout", exec_dropout);
   t.add("device_print", exec_device_print);
   t.add("max8", exec_max8);

@@ -101,6 +101,35 @@ void exec_dma_copy(Exec& ex, const Instruction& in) {
   copy_into(ex, dom, dst, src, true, &*op);
 }
 
+// nisa.dma_compute: dst = srcs[0] + srcs[1] + ... in fp32, each source read in dst's element
+// order (row-major when the shapes differ), out-of-bounds indirect elements skipped with
+// oob_mode skip. A source that is dst itself reads its value before the write (per run).
+void exec_dma_compute(Exec& ex, const Instruction& in) {
+  Domain dom(ex.out_shape(in), in.mask, ex.env);
+  View dst = ex.output(in, dom);
+  const bool skip = ex.attr_str(in, "oob_mode") == "skip";
+  dst.skip_oob = skip;
+  std::vector<View> srcs;
+  for (int i = 0;; ++i) {
+    const std::string role = "src" + std::to_string(i);
+    if (!ex.find(in, role.c_str())) break;
+    srcs.push_back(ex.view(ex.need(in, role.c_str()), dom));
+    srcs.back().skip_oob = skip;
+  }
+  float acc[kChunk], b[kChunk];
+  dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
+    for (int64_t c = 0; c < n; c += kChunk) {
+      const int64_t m = std::min(kChunk, n - c);
+      read_f32(srcs[0], pos, lo + c, m, acc, ex);
+      for (size_t s = 1; s < srcs.size(); ++s) {
+        read_f32(srcs[s], pos, lo + c, m, b, ex);
+        for (int64_t i = 0; i < m; ++i) acc[i] += b[i];
+      }
+      write_f32(dst, pos, lo + c, m, acc);
+    }
+  });
+}
+
 // A view of a source laid out in its own tile order, re-indexed as the output's axes: output
 // axis k runs along source axis perm[k].
 View permuted(const View& src, const std::vector<int64_t>& perm, int out_rank) {
@@ -198,6 +227,7 @@ void register_movement_execs(ExecTable& t) {
   t.add("dma_transpose", exec_dma_transpose);
   t.add("gather_flattened", exec_gather_flattened);
   t.add("atomic_rmw", exec_atomic_rmw);
+  t.add("dma_compute", exec_dma_compute);
 }
 
 } // namespace nki::sim

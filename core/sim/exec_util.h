@@ -50,6 +50,37 @@ inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, const floa
 /// maximum and minimum, then the lanes in order, then the tail; exec_reduce.cpp).
 float fold_run(Alu op, float acc, const float* v, int64_t n);
 
+/// A whole tile as (partitions, free elements) row-major values, exact for every integer up
+/// to 32 bits and every float (exec_gather.cpp).
+struct Tile2D {
+  int64_t parts = 1, free = 1;
+  ir::DType dtype = ir::DType::Float32;
+  std::vector<double> v;
+  double at(int64_t p, int64_t f) const { return v[static_cast<size_t>(p * free + f)]; }
+  double& at(int64_t p, int64_t f) { return v[static_cast<size_t>(p * free + f)]; }
+};
+/// Reads operand `o` whole; with `row_step` > 1 only the partitions it divides (the others
+/// read as 0, and are not reads of the tile).
+Tile2D read_tile(Exec& ex, const ir::Operand& o, int64_t row_step = 1);
+/// An empty (zero) tile of `o`'s layout, to fill and write.
+inline Tile2D read_shape(const ir::Operand& o) {
+  Tile2D t;
+  const std::vector<int64_t>& s = o.ap.tile_shape;
+  t.parts = s.empty() ? 1 : s[0];
+  for (size_t i = 1; i < s.size(); ++i) t.free *= s[i];
+  t.v.assign(static_cast<size_t>(t.parts * t.free), 0.0);
+  return t;
+}
+/// Writes `t` through operand `o` (integers exactly); with `keep`, only the elements it marks.
+void write_tile(Exec& ex, const ir::Operand& o, const Tile2D& t,
+                const std::vector<uint8_t>* keep = nullptr);
+
+/// Writes a matmul's fp32 product R (rows from m0, row width nw, columns from nlo) into the
+/// instruction's dst over `dom`, with its accumulate attribute: 0 overwrites, 1 adds, "auto"
+/// adds onto what was written (exec_matmul.cpp; nc_matmul and nc_matmul_mx).
+void store_matmul_result(Exec& ex, const ir::Instruction& in, const Domain& dom, int64_t m0,
+                         int64_t nlo, int64_t nw, const float* R);
+
 /// Per-partition reductions of an instruction's results (docs/ops/math.md): the row fold of
 /// this instruction, and the engine registers `reduce_cmd` drives —
 ///   Scalar (activation): idle keeps R, reset R = 0, reduce R = op(R, row), reset_reduce R = row;

@@ -36,6 +36,12 @@ public:
   Interpreter(const ir::Kernel& k, Storage& storage, RunLog& log, const SimOptions& opts);
   /// Runs the kernel body for the instance with program ids `pid`.
   void run_instance(const std::vector<int64_t>& pid);
+  /// Whether the kernel has instructions that make its logical cores meet (core_barrier,
+  /// sendrecv); such a kernel runs with run_cores_together instead of one instance per core.
+  bool cores_meet() const;
+  /// Runs an LNC2 kernel's two core bodies side by side: each up to its next core_barrier or
+  /// sendrecv, which both cores then pass together (interpreter_cores.cpp).
+  void run_cores_together();
 
 private:
   void region(const ir::Region& r);
@@ -54,6 +60,23 @@ private:
   void while_loop(const ir::Region& r);
   void register_while(const ir::Region& r);
   int64_t read_scalar(const ir::AccessPattern& ap, double* as_float = nullptr);
+
+  struct Frame { // a region being walked step by step (run_cores_together)
+    const ir::Region* r;
+    size_t i = 0;
+    bool after_if = false, if_taken = false; // as body() tracks IfScope / else pairs
+  };
+  struct CoreState { // what each core's engines keep between its steps
+    float accumulator[2][128];
+    uint32_t xorwow[2][128][24];
+    uint64_t rng;
+  };
+  /// Runs core `core`'s frames up to its next meeting instruction (returned) or its end (null).
+  const ir::Instruction* step_core(std::vector<Frame>& frames, int core);
+  void meet(const ir::Instruction* a, const ir::Instruction* b);
+  void save_core(CoreState& s) const;
+  void load_core(const CoreState& s);
+  std::vector<char> meets_in_region_; ///< by region id: holds a meeting instruction
 
   const ir::Kernel& k_;
   SimOptions opts_;

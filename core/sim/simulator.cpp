@@ -46,6 +46,10 @@ void Simulator::run() {
   int64_t total = 1;
   for (int64_t g : grid) total *= g;
   std::vector<int64_t> pid(grid.size(), 0);
+  if (interp.cores_meet()) { // core_barrier / sendrecv: the two cores run side by side
+    interp.run_cores_together();
+    total = 0;
+  }
   for (int64_t n = 0; n < total; ++n) {
     if (n > 0) storage_.reset_instance();
     interp.run_instance(pid);

@@ -57,7 +57,7 @@ def call(api, operands, attrs=None, name=None):
             continue
         if isinstance(v, Enum):
             v = v.name if not isinstance(v.value, int) or k != "engine" else v.value
-        elif callable(v):
+        elif callable(v) or hasattr(v, "nki_op"):  # nl.add & co., tokens (nl.bypass, nl.prelu)
             v = op_name(v)
         a[k] = v
     if name is not None:

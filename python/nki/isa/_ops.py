@@ -101,9 +101,14 @@ def nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_on
 
 def nc_matmul_mx(dst, stationary, moving, stationary_scale, moving_scale, tile_position=None,
                  tile_size=None, accumulate=None, name=None):
+    if accumulate is not None and not isinstance(accumulate, bool):
+        raise_isa_rule("nc_matmul_mx", f"accumulate is None, True or False, got {accumulate!r}")
     return call("nc_matmul_mx", [("dst", dst), ("stationary", stationary), ("moving", moving),
                                  ("stationary_scale", stationary_scale),
-                                 ("moving_scale", moving_scale)], {}, name)
+                                 ("moving_scale", moving_scale)],
+                {"accumulate": "auto" if accumulate is None else int(accumulate),
+                 "tile_position": list(tile_position) if tile_position else None,
+                 "tile_size": list(tile_size) if tile_size else None}, name)
 
 
 def quantize_mx(dst, src, dst_scale, name=None):
