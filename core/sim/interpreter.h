@@ -86,7 +86,7 @@ private:
   /// strip_bufs_[i], made to hold `elems` elements of tile `t` in the dtype Storage holds it
   /// in, marked written.
   Buffer* strip_buffer(size_t i, const ir::Tensor& t, int64_t elems);
-  std::unique_ptr<Buffer> placeholder_;             ///< stands for them while checking
+  std::unique_ptr<Buffer> placeholder_; ///< stands for them while checking
 };
 
 } // namespace nki::sim

@@ -14,7 +14,8 @@ using namespace nki::ir;
 
 Simulator::Simulator(std::shared_ptr<const Kernel> kernel, SimOptions opts)
     : kernel_(std::move(kernel)), opts_(opts),
-      storage_(*kernel_, MemoryOptions{opts.unwritten_int, opts.precise_fp, opts.float16_in_fp32}) {}
+      storage_(*kernel_, MemoryOptions{opts.unwritten_int, opts.precise_fp, opts.float16_in_fp32}) {
+}
 
 uint8_t* Simulator::input(size_t i) {
   if (i >= num_inputs())

@@ -94,8 +94,7 @@ inline std::string slice(int64_t a, int64_t b) {
 /// Runs `k` with float32 inputs; returns each output decoded as fp32.
 inline std::vector<std::vector<float>> run(std::shared_ptr<const ir::Kernel> k,
                                            const std::vector<std::vector<float>>& inputs,
-                                           sim::RunLog* log = nullptr,
-                                           sim::SimOptions opts = {}) {
+                                           sim::RunLog* log = nullptr, sim::SimOptions opts = {}) {
   sim::Simulator s(k, opts);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ir::Tensor& t = k->tensor(k->params()[i]);
