@@ -12,6 +12,7 @@
 #include "printer/printer.h"
 #include "sim/numerics.h"
 #include "sim/simulator.h"
+#include "sim_support.h"
 #include "trace/trace_context.h"
 #include "util/json.h"
 
@@ -103,37 +104,12 @@ private:
   ir::RegionId region_ = ir::kNone;
 };
 
-/// Runs `k` with float32-valued inputs; returns the outputs (fp32) and, in `inputs_after`, the
-/// parameters' contents after the run (in-place updates).
+/// simtest::run with the options first (the current language's tests pass them always).
 inline std::vector<std::vector<float>>
 run(std::shared_ptr<const ir::Kernel> k, const std::vector<std::vector<float>>& inputs,
     sim::SimOptions opts = {}, sim::RunLog* log = nullptr,
     std::vector<std::vector<float>>* inputs_after = nullptr) {
-  sim::Simulator s(k, opts);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const ir::Tensor& t = k->tensor(k->params()[i]);
-    sim::encode_f32(t.dtype, s.input(i), 1, static_cast<int64_t>(inputs[i].size()),
-                    inputs[i].data());
-  }
-  s.run();
-  std::vector<std::vector<float>> out;
-  for (size_t i = 0; i < s.num_outputs(); ++i) {
-    const ir::Tensor& t = s.output_tensor(i);
-    int64_t n = s.output_nbytes(i) / ir::dtype_size(t.dtype);
-    std::vector<float> v(static_cast<size_t>(n));
-    sim::decode_f32(t.dtype, s.output(i), 1, n, v.data());
-    out.push_back(std::move(v));
-  }
-  if (inputs_after) {
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const ir::Tensor& t = k->tensor(k->params()[i]);
-      std::vector<float> v(inputs[i].size());
-      sim::decode_f32(t.dtype, s.input(i), 1, static_cast<int64_t>(v.size()), v.data());
-      inputs_after->push_back(std::move(v));
-    }
-  }
-  if (log) *log = s.log();
-  return out;
+  return simtest::run(std::move(k), inputs, log, std::move(opts), inputs_after);
 }
 
 /// The current language's simulator contract (what nki.simulate runs with).

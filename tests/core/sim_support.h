@@ -91,10 +91,12 @@ inline std::string slice(int64_t a, int64_t b) {
          std::to_string(b) + "}}";
 }
 
-/// Runs `k` with float32 inputs; returns each output decoded as fp32.
-inline std::vector<std::vector<float>> run(std::shared_ptr<const ir::Kernel> k,
-                                           const std::vector<std::vector<float>>& inputs,
-                                           sim::RunLog* log = nullptr, sim::SimOptions opts = {}) {
+/// Runs `k` with float32-valued inputs; returns each output decoded as fp32 and, in
+/// `inputs_after`, the parameters' contents after the run (in-place updates).
+inline std::vector<std::vector<float>>
+run(std::shared_ptr<const ir::Kernel> k, const std::vector<std::vector<float>>& inputs,
+    sim::RunLog* log = nullptr, sim::SimOptions opts = {},
+    std::vector<std::vector<float>>* inputs_after = nullptr) {
   sim::Simulator s(k, opts);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ir::Tensor& t = k->tensor(k->params()[i]);
@@ -109,6 +111,14 @@ inline std::vector<std::vector<float>> run(std::shared_ptr<const ir::Kernel> k,
     std::vector<float> v(static_cast<size_t>(n));
     sim::decode_f32(t.dtype, s.output(i), 1, n, v.data());
     out.push_back(std::move(v));
+  }
+  if (inputs_after) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::vector<float> v(inputs[i].size());
+      const ir::Tensor& t = k->tensor(k->params()[i]);
+      sim::decode_f32(t.dtype, s.input(i), 1, static_cast<int64_t>(v.size()), v.data());
+      inputs_after->push_back(std::move(v));
+    }
   }
   if (log) *log = s.log();
   return out;
