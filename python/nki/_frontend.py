@@ -17,16 +17,14 @@ Line and column numbers of the rewritten code are the original ones.
 """
 import ast
 import builtins
-import inspect
 import os
-import textwrap
 import types
 
-from nki_playground import loc as _loc
+from nki_playground import kernel_def as _kernel_def, loc as _loc
+from nki_playground.kernel_def import RT
 
 from . import _rules
 
-RT = "__nki_rt"
 _BUILTINS = frozenset(dir(builtins))
 _STDLIB_DIR = os.path.dirname(os.__file__)
 _cache = {}
@@ -206,67 +204,24 @@ class _Rewriter(ast.NodeTransformer):
             args=[f] + node.args, keywords=node.keywords), node)
 
 
-def _source_of(func):
-    try:
-        lines, first = inspect.getsourcelines(func)
-    except (OSError, TypeError):
-        return None
-    if not lines:
-        return None
-    indent = len(lines[0]) - len(lines[0].lstrip())
-    return lines, textwrap.dedent("".join(lines)), first, indent
-
-
 def _build(func):
-    src = _source_of(func)
-    if src is None:
+    parsed = _kernel_def.parse(func)
+    if parsed is None:
         return None
-    lines, source, first, indent = src
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
-    fdef = tree.body[0]
+    fdef, lines, first, indent = parsed
+    filename = func.__code__.co_filename
     if isinstance(fdef, ast.AsyncFunctionDef):
-        _rules.raise_parser(_STATEMENTS[ast.AsyncFunctionDef],
-                            loc=[func.__code__.co_filename, first, indent + 1])
+        _rules.raise_parser(_STATEMENTS[ast.AsyncFunctionDef], loc=[filename, first, indent + 1])
     if not isinstance(fdef, ast.FunctionDef) or fdef.name != func.__name__:
         return None
-    ast.increment_lineno(tree, first - 1)
-    if indent:
-        for n in ast.walk(tree):
-            if getattr(n, "col_offset", None) is not None:
-                n.col_offset += indent
-                if getattr(n, "end_col_offset", None) is not None:
-                    n.end_col_offset += indent
-    filename = func.__code__.co_filename
-    body_lines = [l for l in lines]
+    body_lines = list(lines)
     while body_lines and body_lines[0].lstrip().startswith("@"):
         body_lines.pop(0)
     _lint(fdef, filename, body_lines)
-    fdef.decorator_list = []
-    fdef.returns = None
-    fdef.args.defaults = []
-    fdef.args.kw_defaults = [None for _ in fdef.args.kwonlyargs]
-    for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs:
-        a.annotation = None
-    for a in (fdef.args.vararg, fdef.args.kwarg):
-        if a is not None:
-            a.annotation = None
+    _kernel_def.strip_signature(fdef)
     rewriter = _Rewriter(filename)
     fdef.body = [s for st in fdef.body for s in _as_list(rewriter.visit(st))]
-    freevars = list(func.__code__.co_freevars)
-    factory = ast.FunctionDef(
-        name="__nki_factory",
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=RT)] +
-                           [ast.arg(arg=v) for v in freevars],
-                           kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=[fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))],
-        decorator_list=[], returns=None, type_params=[])
-    ast.copy_location(factory, fdef)
-    module = ast.Module(body=[factory], type_ignores=[])
-    ast.fix_missing_locations(module)
-    return compile(module, filename, "exec"), freevars
+    return _kernel_def.compile_factory(fdef, func)
 
 
 def _as_list(x):
@@ -280,16 +235,7 @@ def transformed(func):
     entry = _cache.get(code)
     if entry is None:
         entry = _cache[code] = _build(func) or False
-    if entry is False:
-        return func
-    factory_code, freevars = entry
-    namespace = {}
-    exec(factory_code, func.__globals__, namespace)
-    cells = [c.cell_contents for c in (func.__closure__ or ())]
-    new = namespace["__nki_factory"](_runtime.RUNTIME, *cells)
-    new.__defaults__ = func.__defaults__
-    new.__kwdefaults__ = func.__kwdefaults__
-    return new
+    return _kernel_def.instantiate(entry, func, _runtime.RUNTIME)
 
 
 def call_traced(f, args, kwargs):

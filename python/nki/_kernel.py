@@ -8,10 +8,9 @@ no trace active (a failed trace never poisons the next).
 """
 import inspect
 import json
-import linecache
 import os
 
-from nki_playground import door
+from nki_playground import door, kernel_def as _kernel_def, loc as _loc
 
 from . import _core, _dtypes, _frontend, _rules, _trace
 from ._tensor import NkiTensor, _Storage, _prod
@@ -34,21 +33,6 @@ def target_facts():
 def target():
     """The target's name: "trn1", "trn2" or "trn3" (target_facts)."""
     return target_facts()["name"]
-
-
-def _def_loc(func):
-    code = getattr(func, "__code__", None)
-    if code is None:
-        return None
-    line = code.co_firstlineno
-    for n in range(line, line + 50):
-        text = linecache.getline(code.co_filename, n)
-        stripped = text.lstrip()
-        if stripped.startswith(("def ", "async def ")):
-            return [code.co_filename, n, len(text) - len(stripped) + 1]
-        if not text:
-            break
-    return [code.co_filename, line, 1]
 
 
 def _is_array(x):
@@ -82,12 +66,8 @@ def trace(func, args, kwargs, lnc=1, simulated=False):
     sig = inspect.signature(func)
     for p in sig.parameters.values():
         if p.kind is p.VAR_POSITIONAL:
-            _rules.raise_parser("varargs are not supported in NKI", loc=_def_loc(func))
-    try:
-        bound = sig.bind(*args, **kwargs)
-    except TypeError as e:
-        raise TypeError(f"{name}(): {e}") from None
-    bound.apply_defaults()
+            _rules.raise_parser("varargs are not supported in NKI", loc=_loc.def_loc(func))
+    bound = _kernel_def.bind(func, sig, args, kwargs)
     params, arrays = [], []
     for pname, value in bound.arguments.items():
         if _is_array(value):
@@ -101,7 +81,7 @@ def trace(func, args, kwargs, lnc=1, simulated=False):
             _core.raise_diagnostic("err_kernel_rule", f"argument '{pname}' is a list: kernel "
                                    "arguments are tensors, numbers, tuples or NKIObjects "
                                    "(use a tuple)")
-    loc = _def_loc(func)
+    loc = _loc.def_loc(func)
     t = _trace.Trace(name, lnc, target(), loc)
     opts = {"kernel": name, "grid": [], "loc": loc, "params": params, "language": LANGUAGE,
             "lnc": lnc, "target": t.target}
@@ -126,7 +106,7 @@ def trace(func, args, kwargs, lnc=1, simulated=False):
             call_args = dict(bound.arguments)
             for (pname, _), st in zip(arrays, storages):
                 call_args[pname] = NkiTensor._whole(st)
-            a, kw = _rebind(sig, call_args)
+            a, kw = _kernel_def.rebind(sig, call_args)
             try:
                 results.append(body(*a, **kw))
             except BaseException:
@@ -180,21 +160,6 @@ def _outputs(name, results):
             _core.raise_diagnostic("err_kernel_rule", f"kernel '{name}' returns different "
                                    "tensors on different cores")
     return structure, outs
-
-
-def _rebind(sig, values):
-    args, kwargs = [], {}
-    for pname, p in sig.parameters.items():
-        if pname not in values:
-            continue
-        v = values[pname]
-        if p.kind is p.VAR_KEYWORD:
-            kwargs.update(v)
-        elif p.kind is p.KEYWORD_ONLY:
-            kwargs[pname] = v
-        else:
-            args.append(v)
-    return args, kwargs
 
 
 class Kernel:

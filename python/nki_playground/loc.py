@@ -65,6 +65,23 @@ def caller():
     return [file, line, col]
 
 
+def def_loc(func):
+    """[file, line, col] of a function's ``def`` (``co_firstlineno`` is its first decorator's
+    line); None for a callable without code."""
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return None
+    line = code.co_firstlineno
+    for n in range(line, line + 50):
+        text = linecache.getline(code.co_filename, n)
+        stripped = text.lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            return [code.co_filename, n, len(text) - len(stripped) + 1]
+        if not text:
+            break
+    return [code.co_filename, line, 1]
+
+
 def _index_file(filename):
     names = {}
     try:

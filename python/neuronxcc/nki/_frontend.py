@@ -23,14 +23,11 @@ user sees points into their file.
 import ast
 import builtins
 import copy
-import inspect
 import linecache
-import textwrap
 import types
 
-from nki_playground import loc as _loc
-
-RT = "__nki_rt"
+from nki_playground import kernel_def as _kernel_def, loc as _loc
+from nki_playground.kernel_def import RT
 _BUILTINS = frozenset(dir(builtins))
 _cache = {}
 
@@ -316,64 +313,16 @@ def _leaves_early(stmts):
     return False
 
 
-def _source_of(func):
-    """(dedented source, first line, indent) or None when the source is not available."""
-    try:
-        lines, first = inspect.getsourcelines(func)
-    except (OSError, TypeError):
-        return None
-    if not lines:
-        return None
-    indent = len(lines[0]) - len(lines[0].lstrip())
-    return textwrap.dedent("".join(lines)), first, indent
-
-
 def _build(func):
-    src = _source_of(func)
-    if src is None:
+    parsed = _kernel_def.parse(func)
+    if parsed is None:
         return None
-    source, first, indent = src
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
-    fdef = tree.body[0]
+    fdef = parsed[0]
     if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)) or fdef.name != func.__name__:
         return None
-    ast.increment_lineno(tree, first - 1)
-    if indent:
-        for n in ast.walk(tree):
-            if hasattr(n, "col_offset") and n.col_offset is not None:
-                n.col_offset += indent
-                if getattr(n, "end_col_offset", None) is not None:
-                    n.end_col_offset += indent
-    # Defaults and annotations were evaluated when the user's def ran; they are copied from
-    # the original function instead of being evaluated again (they may name enclosing locals).
-    fdef.decorator_list = []
-    fdef.returns = None
-    fdef.args.defaults = []
-    fdef.args.kw_defaults = [None for _ in fdef.args.kwonlyargs]
-    for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs:
-        a.annotation = None
-    for a in (fdef.args.vararg, fdef.args.kwarg):
-        if a is not None:
-            a.annotation = None
-    filename = func.__code__.co_filename
-    rewriter = _Rewriter(filename)
-    fdef.body = rewriter.body(fdef.body, block=False)
-    freevars = list(func.__code__.co_freevars)
-    factory = ast.FunctionDef(
-        name="__nki_factory",
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=RT)] +
-                           [ast.arg(arg=v) for v in freevars],
-                           kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=[fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))],
-        decorator_list=[], returns=None, type_params=[])
-    _at(factory, fdef)
-    module = ast.Module(body=[factory], type_ignores=[])
-    ast.fix_missing_locations(module)
-    code = compile(module, filename, "exec")
-    return code, freevars
+    _kernel_def.strip_signature(fdef)
+    fdef.body = _Rewriter(func.__code__.co_filename).body(fdef.body, block=False)
+    return _kernel_def.compile_factory(fdef, func, place=_at)
 
 
 def transformed(func, rt):
@@ -385,16 +334,7 @@ def transformed(func, rt):
     entry = _cache.get(key)
     if entry is None:
         entry = _cache[key] = _build(func) or False
-    if entry is False:
-        return func
-    factory_code, freevars = entry
-    namespace = {}
-    exec(factory_code, func.__globals__, namespace)
-    cells = [c.cell_contents for c in (func.__closure__ or ())]
-    new = namespace["__nki_factory"](rt, *cells)
-    new.__defaults__ = func.__defaults__
-    new.__kwdefaults__ = func.__kwdefaults__
-    return new
+    return _kernel_def.instantiate(entry, func, rt)
 
 
 def forget(filename):

@@ -11,7 +11,7 @@ import json
 from . import _dtypes, _frontend, _simulate
 from ._control import RUNTIME
 from .language import _grid_dim
-from nki_playground import door as _core
+from nki_playground import door as _core, kernel_def as _kernel_def, loc as _loc
 from ._tensor import NkiTensor
 from .compiler.backends.neuron.TraceContext import TraceContext, TraceOptions, KernelScope
 from .compiler.backends.neuron.nki_ctx import nki_ctx_or_none
@@ -94,23 +94,6 @@ def _is_numpy_scalar(x):
     return isinstance(generic, type) and isinstance(x, generic)
 
 
-def _def_loc(func):
-    """[file, line, col] of the kernel's ``def`` (co_firstlineno is its first decorator)."""
-    import linecache
-    code = getattr(func, "__code__", None)
-    if code is None:
-        return None
-    line = code.co_firstlineno
-    for n in range(line, line + 50):
-        text = linecache.getline(code.co_filename, n)
-        stripped = text.lstrip()
-        if stripped.startswith(("def ", "async def ")):
-            return [code.co_filename, n, len(text) - len(stripped) + 1]
-        if not text:
-            break
-    return [code.co_filename, line, 1]
-
-
 def trace(func, grid, args, kwargs, options=None, simulated=False):
     """Traces ``func`` on ``args`` (arrays or nt.tensor placeholders) over ``grid``.
 
@@ -131,11 +114,7 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
                                ",".join(str(g) for g in grid))
     name = func.__name__
     sig = inspect.signature(func)
-    try:
-        bound = sig.bind(*args, **kwargs)
-    except TypeError as e:
-        raise TypeError(f"{name}(): {e}") from None
-    bound.apply_defaults()
+    bound = _kernel_def.bind(func, sig, args, kwargs)
     params, tensor_names = [], []
     for pname, value in bound.arguments.items():
         if _is_tensor_like(value):
@@ -150,7 +129,7 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
                 hash(value)
             except TypeError:
                 _core.raise_diagnostic("err_nki_param_not_hashable", pname, type(value).__name__)
-    opts = TraceOptions(name, grid, _def_loc(func), params,
+    opts = TraceOptions(name, grid, _loc.def_loc(func), params,
                         platform_target=options.get("platform_target"))
     ctx = TraceContext.new_ctx(opts)
     finalized = False
@@ -158,7 +137,7 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
         call_args = dict(bound.arguments)
         for pname, reply in zip(tensor_names, ctx.opened["params"]):
             call_args[pname] = NkiTensor(reply)
-        a, kw = _rebind(sig, call_args)
+        a, kw = _kernel_def.rebind(sig, call_args)
         body = _frontend.transformed(func, RUNTIME)
         ctx.trace_scope = KernelScope(None, f"{name}@{opts.loc[0]}:{opts.loc[1]}"
                                       if opts.loc else name, name)
@@ -188,23 +167,6 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
     t = Trace(handle)
     t.inputs = [(n, bound.arguments[n]) for n in tensor_names]  # what a simulation reads
     return t
-
-
-def _rebind(sig, values):
-    args, kwargs = [], {}
-    for pname, p in sig.parameters.items():
-        if pname not in values:
-            continue
-        v = values[pname]
-        if p.kind is p.VAR_POSITIONAL:
-            args.extend(v)
-        elif p.kind is p.VAR_KEYWORD:
-            kwargs.update(v)
-        elif p.kind is p.KEYWORD_ONLY:
-            kwargs[pname] = v
-        else:
-            args.append(v)
-    return args, kwargs
 
 
 class GriddedKernel:

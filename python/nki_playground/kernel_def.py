@@ -1,0 +1,122 @@
+"""What both front ends do with a kernel's ``def``: bind a call's arguments to its signature
+and hand them back to it (``bind``, ``rebind``); read its source again at the file's own lines
+and columns (``parse``); clean the def up for the rewrite and compile it inside a factory
+(``strip_signature``, ``compile_factory``); make the rewritten function (``instantiate``).
+
+Each front end rewrites the def's body its own way (``neuronxcc.nki._frontend``,
+``nki._frontend``) and keeps its own cache of what this module compiled.
+"""
+import ast
+import inspect
+import textwrap
+
+#: The name the rewritten code calls its front end's runtime by.
+RT = "__nki_rt"
+
+
+def bind(func, sig, args, kwargs):
+    """``args`` and ``kwargs`` bound to ``sig`` (``func``'s signature), defaults applied.
+
+    Raises:
+      TypeError: ``name(): <Python's reason>`` when the call does not fit the signature.
+    """
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{func.__name__}(): {e}") from None
+    bound.apply_defaults()
+    return bound
+
+
+def rebind(sig, values):
+    """``(args, kwargs)`` that call a function of signature ``sig`` with ``values`` (parameter
+    name -> value, as ``bind`` bound them; missing names are left out)."""
+    args, kwargs = [], {}
+    for pname, p in sig.parameters.items():
+        if pname not in values:
+            continue
+        v = values[pname]
+        if p.kind is p.VAR_POSITIONAL:
+            args.extend(v)
+        elif p.kind is p.VAR_KEYWORD:
+            kwargs.update(v)
+        elif p.kind is p.KEYWORD_ONLY:
+            kwargs[pname] = v
+        else:
+            args.append(v)
+    return args, kwargs
+
+
+def parse(func):
+    """``(node, lines, first, indent)``: the first statement of ``func``'s source (its def,
+    normally: the caller checks) with the lines and columns it has in its file; the source
+    lines, the first one's number and its indent. None when the source is not available or
+    does not parse."""
+    try:
+        lines, first = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        return None
+    if not lines:
+        return None
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    try:
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except SyntaxError:
+        return None
+    ast.increment_lineno(tree, first - 1)
+    if indent:
+        for n in ast.walk(tree):
+            if getattr(n, "col_offset", None) is not None:
+                n.col_offset += indent
+                if getattr(n, "end_col_offset", None) is not None:
+                    n.end_col_offset += indent
+    return tree.body[0], lines, first, indent
+
+
+def strip_signature(fdef):
+    """Drops the def's decorators, defaults and annotations: they were evaluated when the
+    user's def ran, and ``instantiate`` copies the defaults from the original function instead
+    of evaluating them again (they may name enclosing locals)."""
+    fdef.decorator_list = []
+    fdef.returns = None
+    fdef.args.defaults = []
+    fdef.args.kw_defaults = [None for _ in fdef.args.kwonlyargs]
+    for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs:
+        a.annotation = None
+    for a in (fdef.args.vararg, fdef.args.kwarg):
+        if a is not None:
+            a.annotation = None
+
+
+def compile_factory(fdef, func, place=ast.copy_location):
+    """``(code, freevars)``: the module ``def __nki_factory(__nki_rt, *freevars): <fdef>;
+    return <fdef's name>`` compiled in ``func``'s file, the factory placed by
+    ``place(factory, fdef)``. The factory's parameters stand for ``func``'s closure cells."""
+    freevars = list(func.__code__.co_freevars)
+    factory = ast.FunctionDef(
+        name="__nki_factory",
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=RT)] +
+                           [ast.arg(arg=v) for v in freevars],
+                           kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))],
+        decorator_list=[], returns=None, type_params=[])
+    place(factory, fdef)
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    return compile(module, func.__code__.co_filename, "exec"), freevars
+
+
+def instantiate(entry, func, rt):
+    """The rewritten ``func``: ``entry`` (what ``compile_factory`` returned) run in ``func``'s
+    globals with ``rt`` as its runtime, its closure's values and its defaults; ``func`` itself
+    when ``entry`` is False (no source to rewrite)."""
+    if entry is False:
+        return func
+    factory_code, _freevars = entry
+    namespace = {}
+    exec(factory_code, func.__globals__, namespace)
+    cells = [c.cell_contents for c in (func.__closure__ or ())]
+    new = namespace["__nki_factory"](rt, *cells)
+    new.__defaults__ = func.__defaults__
+    new.__kwdefaults__ = func.__kwdefaults__
+    return new
