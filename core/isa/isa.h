@@ -43,6 +43,14 @@ void emit(NeuronCodegen& cg, const OpCall& c, ir::Instruction in);
 /// The operand of a "float | tensor" parameter: an immediate or a tile.
 void add_scalar_or_tile(NeuronCodegen& cg, ir::Instruction& in, const OpCall& c,
                         const std::string& role, Mem allowed);
+/// The operand `role` of a per-partition parameter: an immediate, or an on-chip (P, 1) tile
+/// with `data`'s partitions (tensor_scalar's operand0, activation's bias, range_select's
+/// bounds, ...).
+void add_vector_operand(NeuronCodegen& cg, ir::Instruction& in, const OpCall& c,
+                        const std::string& role, ValueId data);
+/// The (P, 1) tile `reduce_res` of `data`'s partitions the instruction writes, when the call
+/// has it.
+void add_reduce_res(NeuronCodegen& cg, ir::Instruction& in, const OpCall& c, ValueId data);
 
 /// One API's handler: checks the call and emits its instruction(s).
 using Handler = void (*)(NeuronCodegen&, const OpCall&);

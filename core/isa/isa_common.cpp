@@ -6,6 +6,7 @@
 #include "sema/sema.h"
 #include "sema/sema_api.h"
 #include "sema/sema_current.h"
+#include "sema/sema_math.h"
 
 namespace nki::isa {
 
@@ -119,6 +120,37 @@ void add_scalar_or_tile(NeuronCodegen& cg, Instruction& in, const OpCall& c,
   }
   lang::require_memory(cg, v.value, role, c.api, allowed);
   lang::add_operand(cg, in, role, v.value);
+}
+
+namespace {
+
+// A (P, 1) tile of `data`'s partitions, or err_operand_not_vector.
+void require_vector(const NeuronCodegen& cg, const OpCall& c, const std::string& role, ValueId v,
+                    ValueId data) {
+  const auto& s = lang::shape_of(cg, v);
+  if (s.empty() || s[0] != lang::shape_of(cg, data)[0] || lang::free_size(s) != 1)
+    sema::err_operand_not_vector(role, c.api, s);
+}
+
+} // namespace
+
+void add_vector_operand(NeuronCodegen& cg, Instruction& in, const OpCall& c,
+                        const std::string& role, ValueId data) {
+  const lang::ValueOrScalar& v = c.operand(role);
+  if (v.is_scalar()) {
+    lang::add_scalar(in, role, v.scalar);
+    return;
+  }
+  lang::require_memory(cg, v.value, role, c.api, Mem::OnChip);
+  require_vector(cg, c, role, v.value, data);
+  lang::add_operand(cg, in, role, v.value);
+}
+
+void add_reduce_res(NeuronCodegen& cg, Instruction& in, const OpCall& c, ValueId data) {
+  ValueId r = optional_tile(cg, c, "reduce_res", Mem::OnChip);
+  if (r < 0) return;
+  require_vector(cg, c, "reduce_res", r, data);
+  lang::add_operand(cg, in, "reduce_res", r);
 }
 
 } // namespace nki::isa

@@ -68,22 +68,6 @@ void tensor_tensor(NeuronCodegen& cg, const OpCall& c) {
   emit(cg, c, std::move(in));
 }
 
-// operand0 / operand1: a scalar or a (P, 1) tile of `data`'s partitions.
-void vector_operand(NeuronCodegen& cg, const OpCall& c, Instruction& in, const std::string& role,
-                    ValueId data) {
-  const lang::ValueOrScalar& v = c.operand(role);
-  if (v.is_scalar()) {
-    lang::add_scalar(in, role, v.scalar);
-    return;
-  }
-  lang::require_memory(cg, v.value, role, c.api, Mem::OnChip);
-  const auto& s = lang::shape_of(cg, v.value);
-  const auto& ds = lang::shape_of(cg, data);
-  if (s.empty() || s[0] != ds[0] || lang::free_size(s) != 1)
-    sema::err_operand_not_vector(role, c.api, s);
-  lang::add_operand(cg, in, role, v.value);
-}
-
 void tensor_scalar(NeuronCodegen& cg, const OpCall& c) {
   std::string op0 = alu_op(c, "op0", any_alu);
   std::string op1 = math::op_attr(c, "op1");
@@ -104,9 +88,9 @@ void tensor_scalar(NeuronCodegen& cg, const OpCall& c) {
         (!c.operand("operand0").is_scalar() || c.operand("operand0").scalar != 0))
       sema::err_isa_unary_operand(c.api, op0);
   } else {
-    vector_operand(cg, c, in, "operand0", data);
+    add_vector_operand(cg, in, c, "operand0", data);
   }
-  if (!op1.empty()) vector_operand(cg, c, in, "operand1", data);
+  if (!op1.empty()) add_vector_operand(cg, in, c, "operand1", data);
   in.attrs.push_back({"op0", op0});
   if (c.attr_bool("reverse0")) in.attrs.push_back({"reverse0", int64_t{1}});
   if (!op1.empty()) {
@@ -125,7 +109,7 @@ void scalar_tensor_tensor(NeuronCodegen& cg, const OpCall& c) {
   Instruction in = lang::make_inst("scalar_tensor_tensor", Engine::Vector);
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "data", data);
-  vector_operand(cg, c, in, "operand0", data);
+  add_vector_operand(cg, in, c, "operand0", data);
   lang::add_operand(cg, in, "operand1", other);
   in.attrs.push_back({"op0", op0});
   in.attrs.push_back({"op1", op1});
@@ -194,16 +178,6 @@ std::string reduce_cmd(const OpCall& c, const std::string& fallback) {
   return c.attr_string("reduce_cmd", fallback);
 }
 
-// A (P, 1) result the instruction writes (reduce_res).
-void reduce_res(NeuronCodegen& cg, const OpCall& c, Instruction& in, ValueId data) {
-  ValueId r = optional_tile(cg, c, "reduce_res", Mem::OnChip);
-  if (r < 0) return;
-  const auto& s = lang::shape_of(cg, r);
-  if (s.empty() || s[0] != lang::shape_of(cg, data)[0] || lang::free_size(s) != 1)
-    sema::err_operand_not_vector("reduce_res", c.api, s);
-  lang::add_operand(cg, in, "reduce_res", r);
-}
-
 void tensor_scalar_reduce(NeuronCodegen& cg, const OpCall& c) {
   std::string op0 = alu_op(c, "op0", binary_or_power);
   std::string rop = alu_op(c, "reduce_op", reduce_alu);
@@ -217,8 +191,8 @@ void tensor_scalar_reduce(NeuronCodegen& cg, const OpCall& c) {
   Instruction in = lang::make_inst("tensor_scalar_reduce", Engine::Vector);
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "data", data);
-  vector_operand(cg, c, in, "operand0", data);
-  reduce_res(cg, c, in, data);
+  add_vector_operand(cg, in, c, "operand0", data);
+  add_reduce_res(cg, in, c, data);
   in.attrs.push_back({"op0", op0});
   in.attrs.push_back({"reduce_op", rop});
   emit(cg, c, std::move(in));
@@ -234,7 +208,7 @@ void tensor_tensor_scan(NeuronCodegen& cg, const OpCall& c) {
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "data0", d0);
   lang::add_operand(cg, in, "data1", d1);
-  vector_operand(cg, c, in, "initial", d0);
+  add_vector_operand(cg, in, c, "initial", d0);
   in.attrs.push_back({"op0", op0});
   in.attrs.push_back({"op1", op1});
   if (c.attr_bool("reverse0")) in.attrs.push_back({"reverse0", int64_t{1}});
@@ -251,10 +225,10 @@ void activation_common(NeuronCodegen& cg, const OpCall& c, const std::string& cm
   Instruction in = lang::make_inst("activation", Engine::Scalar);
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "data", data);
-  if (c.has("bias")) vector_operand(cg, c, in, "bias", data);
+  if (c.has("bias")) add_vector_operand(cg, in, c, "bias", data);
   if (c.has("scale") && !(c.operand("scale").is_scalar() && c.operand("scale").scalar == 1.0))
-    vector_operand(cg, c, in, "scale", data);
-  reduce_res(cg, c, in, data);
+    add_vector_operand(cg, in, c, "scale", data);
+  add_reduce_res(cg, in, c, data);
   in.attrs.push_back({"op", fn});
   std::string rop = math::op_attr(c, "reduce_op");
   if (!rop.empty()) in.attrs.push_back({"reduce_op", rop});
@@ -349,8 +323,8 @@ void tensor_scalar_cumulative(NeuronCodegen& cg, const OpCall& c) {
   Instruction in = lang::make_inst("tensor_scalar_cumulative", Engine::Vector);
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "src", src);
-  vector_operand(cg, c, in, "imm0", src);
-  if (c.has("imm1")) vector_operand(cg, c, in, "imm1", src);
+  add_vector_operand(cg, in, c, "imm0", src);
+  if (c.has("imm1")) add_vector_operand(cg, in, c, "imm1", src);
   in.attrs.push_back({"op0", op0});
   in.attrs.push_back({"op1", op1});
   in.attrs.push_back({"reduce_cmd", cmd});
@@ -387,10 +361,10 @@ void activate2(NeuronCodegen& cg, const OpCall& c) {
   Instruction in = lang::make_inst("activate2", Engine::Scalar);
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "data", data);
-  if (op0 != "bypass") vector_operand(cg, c, in, "imm0", data);
-  if (op1 != "bypass") vector_operand(cg, c, in, "imm1", data);
-  if (fn == "prelu" && c.has("relu_param")) vector_operand(cg, c, in, "relu_param", data);
-  reduce_res(cg, c, in, data);
+  if (op0 != "bypass") add_vector_operand(cg, in, c, "imm0", data);
+  if (op1 != "bypass") add_vector_operand(cg, in, c, "imm1", data);
+  if (fn == "prelu" && c.has("relu_param")) add_vector_operand(cg, in, c, "relu_param", data);
+  add_reduce_res(cg, in, c, data);
   in.attrs.push_back({"op", fn});
   if (op0 != "bypass") in.attrs.push_back({"op0", op0});
   if (op1 != "bypass") in.attrs.push_back({"op1", op1});

@@ -51,30 +51,6 @@ void affine_select(NeuronCodegen& cg, const OpCall& c) {
   emit(cg, c, std::move(in));
 }
 
-// A (P, 1) tile or an immediate, by role.
-void column(NeuronCodegen& cg, const OpCall& c, Instruction& in, const std::string& role,
-            ValueId data) {
-  const lang::ValueOrScalar& v = c.operand(role);
-  if (v.is_scalar()) {
-    lang::add_scalar(in, role, v.scalar);
-    return;
-  }
-  lang::require_memory(cg, v.value, role, c.api, Mem::OnChip);
-  const auto& s = lang::shape_of(cg, v.value);
-  if (s.empty() || s[0] != lang::shape_of(cg, data)[0] || lang::free_size(s) != 1)
-    sema::err_operand_not_vector(role, c.api, s);
-  lang::add_operand(cg, in, role, v.value);
-}
-
-void optional_reduce_res(NeuronCodegen& cg, const OpCall& c, Instruction& in, ValueId data) {
-  ValueId r = optional_tile(cg, c, "reduce_res", Mem::OnChip);
-  if (r < 0) return;
-  const auto& s = lang::shape_of(cg, r);
-  if (s.empty() || s[0] != lang::shape_of(cg, data)[0] || lang::free_size(s) != 1)
-    sema::err_operand_not_vector("reduce_res", c.api, s);
-  lang::add_operand(cg, in, "reduce_res", r);
-}
-
 void range_select(NeuronCodegen& cg, const OpCall& c) {
   if (nc_version(cg) < 3) sema::err_min_arch_support_for_inst(c.api, "trn2", cg.options().target);
   ValueId dst = tile(cg, c, "dst", Mem::OnChip), x = tile(cg, c, "on_true_tile", Mem::OnChip);
@@ -82,10 +58,10 @@ void range_select(NeuronCodegen& cg, const OpCall& c) {
   Instruction in = lang::make_inst("range_select", Engine::Vector);
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "on_true_tile", x);
-  column(cg, c, in, "bound0", x);
-  column(cg, c, in, "bound1", x);
+  add_vector_operand(cg, in, c, "bound0", x);
+  add_vector_operand(cg, in, c, "bound1", x);
   lang::add_scalar(in, "on_false_value", scalar_arg(c, "on_false_value"));
-  optional_reduce_res(cg, c, in, x);
+  add_reduce_res(cg, in, c, x);
   in.attrs.push_back({"comp_op0", cmp_attr(c, "comp_op0")});
   in.attrs.push_back({"comp_op1", cmp_attr(c, "comp_op1")});
   in.attrs.push_back({"range_start", c.attr_int("range_start", 0)});
@@ -103,8 +79,8 @@ void select_reduce(NeuronCodegen& cg, const OpCall& c) {
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "predicate", pred);
   lang::add_operand(cg, in, "on_true", t);
-  column(cg, c, in, "on_false", t);
-  optional_reduce_res(cg, c, in, t);
+  add_vector_operand(cg, in, c, "on_false", t);
+  add_reduce_res(cg, in, c, t);
   in.attrs.push_back({"reduce_op", math::op_attr(c, "reduce_op")});
   in.attrs.push_back({"reduce_cmd", c.attr_string("reduce_cmd", "idle")});
   if (c.attr_bool("reverse_pred")) in.attrs.push_back({"reverse_pred", int64_t{1}});
@@ -155,7 +131,7 @@ void dropout(NeuronCodegen& cg, const OpCall& c) {
   Instruction in = lang::make_inst("dropout", Engine::Vector);
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "data", data);
-  column(cg, c, in, "prob", data);
+  add_vector_operand(cg, in, c, "prob", data);
   emit(cg, c, std::move(in));
 }
 

@@ -289,3 +289,63 @@ TEST_F(TraceTest, the_json_form_reads_back_to_the_same_text) {
         "register_store %i_out, %i"})
     EXPECT_TRUE(has_line(txt, line)) << line << "\n" << txt;
 }
+
+TEST_F(TraceTest, per_partition_operands_are_an_immediate_or_one_element_per_partition) {
+  // tensor_scalar's operand0, range_select's bounds, dropout's prob, activation's reduce_res:
+  // an immediate or an on-chip (P, 1) tile of the data's partitions.
+  CurrentKernel t;
+  t.open();
+  int d = t.ndarray("d", "[128,8]", "float32", "sbuf");
+  int col = t.ndarray("col", "[128,1]", "float32", "sbuf");
+  int wide = t.ndarray("wide", "[128,2]", "float32", "sbuf");
+  int few = t.ndarray("few", "[64,1]", "float32", "sbuf");
+  t.isa("tensor_scalar",
+        {{"dst", t.sv_whole(d)},
+         {"data", t.sv_whole(d)},
+         {"operand0", t.sv_whole(col)},
+         {"operand1", CurrentKernel::scalar(2)}},
+        R"({"op0":"add","op1":"multiply"})");
+  t.isa("activation",
+        {{"dst", t.sv_whole(d)}, {"data", t.sv_whole(d)}, {"reduce_res", t.sv_whole(col)}},
+        R"({"op":"exp","reduce_op":"add"})");
+  auto refused = [&](const std::string& api, std::vector<std::pair<std::string, std::string>> ops,
+                     const std::string& attrs) -> std::string {
+    try {
+      t.isa(api, ops, attrs);
+    } catch (const sema::NkiError& e) {
+      EXPECT_EQ(e.code(), "operand-not-vector") << e.what();
+      EXPECT_EQ(e.kind(), "ValueError");
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::string dd = t.sv_whole(d), w = t.sv_whole(wide), f = t.sv_whole(few);
+  EXPECT_EQ(
+      refused("tensor_scalar", {{"dst", dd}, {"data", dd}, {"operand0", w}}, R"({"op0":"add"})"),
+      "'operand0' param of 'tensor_scalar' must be a scalar or a vector in partition "
+      "dimension (one element per partition), operand0.shape=(128, 2)");
+  EXPECT_EQ(
+      refused("tensor_scalar", {{"dst", dd}, {"data", dd}, {"operand0", f}}, R"({"op0":"add"})"),
+      "'operand0' param of 'tensor_scalar' must be a scalar or a vector in partition "
+      "dimension (one element per partition), operand0.shape=(64, 1)");
+  EXPECT_EQ(refused("range_select",
+                    {{"dst", dd},
+                     {"on_true_tile", dd},
+                     {"bound0", CurrentKernel::scalar(0)},
+                     {"bound1", w},
+                     {"on_false_value", CurrentKernel::scalar(0)}},
+                    R"({"comp_op0":"greater_equal","comp_op1":"less"})"),
+            "'bound1' param of 'range_select' must be a scalar or a vector in partition "
+            "dimension (one element per partition), bound1.shape=(128, 2)");
+  EXPECT_EQ(refused("dropout", {{"dst", dd}, {"data", dd}, {"prob", f}}, "{}"),
+            "'prob' param of 'dropout' must be a scalar or a vector in partition dimension (one "
+            "element per partition), prob.shape=(64, 1)");
+  EXPECT_EQ(refused("activation", {{"dst", dd}, {"data", dd}, {"reduce_res", w}},
+                    R"({"op":"exp","reduce_op":"add"})"),
+            "'reduce_res' param of 'activation' must be a scalar or a vector in partition "
+            "dimension (one element per partition), reduce_res.shape=(128, 2)");
+  auto k = t.finish({});
+  std::string txt = text_of(k);
+  EXPECT_TRUE(has_line(txt, "tensor_scalar %d, %d, %col, 2.0")) << txt;
+  EXPECT_TRUE(has_line(txt, "activation %d, %d, %col")) << txt;
+}
