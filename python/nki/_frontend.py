@@ -27,7 +27,6 @@ from . import _rules
 
 _BUILTINS = frozenset(dir(builtins))
 _STDLIB_DIR = os.path.dirname(os.__file__)
-_cache = {}
 
 
 def is_user_function(f):
@@ -228,14 +227,13 @@ def _as_list(x):
     return x if isinstance(x, list) else [x]
 
 
+_rewrites = _kernel_def.Rewrites(_build)
+
+
 def transformed(func):
     """The checked, rewritten version of ``func`` (``func`` itself without source)."""
     from . import _runtime  # a cycle: the runtime the rewritten code calls builds on this module
-    code = func.__code__
-    entry = _cache.get(code)
-    if entry is None:
-        entry = _cache[code] = _build(func) or False
-    return _kernel_def.instantiate(entry, func, _runtime.RUNTIME)
+    return _rewrites.get(func, _runtime.RUNTIME)
 
 
 def call_traced(f, args, kwargs):
@@ -248,8 +246,7 @@ def call_traced(f, args, kwargs):
 
 
 def forget(filename):
-    for code in [c for c in _cache if c.co_filename == filename]:
-        del _cache[code]
+    _rewrites.forget(filename)
 
 
 __all__ = ["transformed", "call_traced", "is_user_function", "forget"]

@@ -1,10 +1,11 @@
 """What both front ends do with a kernel's ``def``: bind a call's arguments to its signature
 and hand them back to it (``bind``, ``rebind``); read its source again at the file's own lines
 and columns (``parse``); clean the def up for the rewrite and compile it inside a factory
-(``strip_signature``, ``compile_factory``); make the rewritten function (``instantiate``).
+(``strip_signature``, ``compile_factory``); keep what was compiled and make the rewritten
+function from it (``Rewrites``).
 
 Each front end rewrites the def's body its own way (``neuronxcc.nki._frontend``,
-``nki._frontend``) and keeps its own cache of what this module compiled.
+``nki._frontend``): its ``build`` function, which ``Rewrites`` calls once per def.
 """
 import ast
 import inspect
@@ -75,7 +76,7 @@ def parse(func):
 
 def strip_signature(fdef):
     """Drops the def's decorators, defaults and annotations: they were evaluated when the
-    user's def ran, and ``instantiate`` copies the defaults from the original function instead
+    user's def ran, and ``Rewrites.get`` copies the defaults from the original function instead
     of evaluating them again (they may name enclosing locals)."""
     fdef.decorator_list = []
     fdef.returns = None
@@ -106,10 +107,36 @@ def compile_factory(fdef, func, place=ast.copy_location):
     return compile(module, func.__code__.co_filename, "exec"), freevars
 
 
-def instantiate(entry, func, rt):
-    """The rewritten ``func``: ``entry`` (what ``compile_factory`` returned) run in ``func``'s
-    globals with ``rt`` as its runtime, its closure's values and its defaults; ``func`` itself
-    when ``entry`` is False (no source to rewrite)."""
+class Rewrites:
+    """A front end's rewritten defs: ``build(func)`` (``compile_factory``'s result, or None
+    where there is no source to rewrite) runs once per def, and each call of ``get`` makes the
+    function anew from it (its globals, closure and defaults are the call's ``func``'s).
+
+    Entries are kept per code object *and* file: code objects compare equal across files (and a
+    variable annotation, which a rewrite may check, is not in the code), so the same def written
+    in two files must not share one rewrite, compiled with the other file's name.
+    """
+
+    def __init__(self, build):
+        self._build = build
+        self._entries = {}
+
+    def get(self, func, rt):
+        """``func`` rewritten, calling ``rt`` (``func`` itself when it has no source)."""
+        code = func.__code__
+        key = (code, code.co_filename, code.co_firstlineno)
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._entries[key] = self._build(func) or False
+        return _instantiate(entry, func, rt)
+
+    def forget(self, filename):
+        """Drops the rewrites of a file whose source changed."""
+        for key in [k for k in self._entries if k[1] == filename]:
+            del self._entries[key]
+
+
+def _instantiate(entry, func, rt):
     if entry is False:
         return func
     factory_code, _freevars = entry

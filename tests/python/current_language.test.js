@@ -390,3 +390,26 @@ print(np.allclose(nki.simulate(mm)(a, b), a.T @ b, atol=1e-4))
     expect(r.ir).toContain("tensor.nc_matmul %acc, %x.2, %y.2 {accumulate = auto}");
   });
 });
+
+describe("rewritten kernels are cached per file", () => {
+  test("the same kernel in two files reports each file's own line", () => {
+    // Equal code objects (Python compares no file name) once shared one rewrite, compiled with
+    // the first file's name: the second file's error pointed into the first.
+    const src = `${HEAD}
+@nki.jit
+def k(a):
+    out = nl.ndarray((4, 8), dtype=nl.float32, buffer=nl.shared_hbm)
+    t = nl.ndarray((4, 9), dtype=nl.float32, buffer=nl.sbuf)
+    nisa.dma_copy(dst=t, src=a)
+    return out
+nki.simulate(k)(np.ones((4, 8), np.float32))
+`;
+    const where = locate(src, "nisa.dma_copy");
+    for (const file of ["one.py", "two.py"]) {
+      const r = h.run(src, file);
+      expect(failure(r)).toMatch(/^ValueError: 'dma_copy' needs dst\[4, 9\] and src\[4, 8\]/);
+      expect(r.diagnostics.find((d) => d.severity === "error").file).toBe(file);
+      expect(r.err).toContain(`${file}:${where}: error:`);
+    }
+  });
+});

@@ -28,8 +28,8 @@ import types
 
 from nki_playground import kernel_def as _kernel_def, loc as _loc
 from nki_playground.kernel_def import RT
+
 _BUILTINS = frozenset(dir(builtins))
-_cache = {}
 
 
 def _head(node):
@@ -325,19 +325,14 @@ def _build(func):
     return _kernel_def.compile_factory(fdef, func, place=_at)
 
 
+_rewrites = _kernel_def.Rewrites(_build)
+
+
 def transformed(func, rt):
     """The traced version of ``func`` (or ``func`` itself when its source is unavailable)."""
-    code = func.__code__
-    # Code objects compare equal across files, and a function's variable annotations (which
-    # the rewrite checks) are not in its code: the key adds where the function was written.
-    key = (code, code.co_filename, code.co_firstlineno)
-    entry = _cache.get(key)
-    if entry is None:
-        entry = _cache[key] = _build(func) or False
-    return _kernel_def.instantiate(entry, func, rt)
+    return _rewrites.get(func, rt)
 
 
 def forget(filename):
     """Drops rewritten functions of a file whose source changed."""
-    for key in [k for k in _cache if k[1] == filename]:
-        del _cache[key]
+    _rewrites.forget(filename)
