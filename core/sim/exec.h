@@ -60,6 +60,8 @@ struct RunLog {
   /// Recurrence steps of the executed tensor_tensor_scan instructions (one per element): work
   /// that is sequential along each partition's row (the benchmark's floors).
   int64_t scan_steps = 0;
+  /// Loop iterations run partition by partition across iterations (interpreter_loop_fused.cpp).
+  int64_t interleaved_iterations = 0;
 };
 
 /// A tile operand or an immediate.

@@ -111,27 +111,13 @@ namespace {
 // Bytes of partitions a strip should cover: the group's tiles stay in the core's caches.
 constexpr int64_t kStripBytes = 512 * 1024;
 
-// Clears the partition window and the strip buffers' redirects however the run ends.
-struct StripScope {
-  Exec& ex;
-  const StripGroup& g;
-  ~StripScope() {
-    ex.env.win_rows = 0;
-    for (TensorId t : g.local) ex.storage.clear_strip(t);
-    for (const auto& [t, store] : g.forward) ex.storage.clear_strip(t);
-  }
-};
-
 } // namespace
 
-bool Interpreter::run_strips(const StripGroup& g) {
-  const int64_t strip =
-      std::max<int64_t>(1, std::min(g.rows, kStripBytes / std::max<int64_t>(1, g.row_bytes)));
-  if (strip >= g.rows) return false;
-  StripScope scope{ex_, g};
+bool Interpreter::strips_ready(const StripGroup& g, std::vector<Redirect>& strips,
+                               std::vector<TensorId>& aliased) {
   // The group's own tiles hold one strip of rows each (partition p at row p - lo): first as
   // placeholders, so that the checks below resolve them without allocating them whole.
-  std::vector<Redirect> strips(g.local.size());
+  strips.assign(g.local.size(), Redirect{});
   if (!placeholder_) {
     placeholder_ = std::make_unique<Buffer>();
     placeholder_->written.set_all();
@@ -148,7 +134,8 @@ bool Interpreter::run_strips(const StripGroup& g) {
   // failing check leaves everything to the ordinary path, which then reports it as usual):
   // unmasked, operands in bounds and strided, what the group reads and has not defined fully
   // written. Own tiles whose copy will alias read-only memory need no strip buffer.
-  std::vector<TensorId> defined, aliased;
+  std::vector<TensorId> defined;
+  aliased.clear();
   try {
     // Tiles living in their store's destination: element (p, f...) where the store puts it.
     for (const auto& [t, store] : g.forward) {
@@ -181,6 +168,17 @@ bool Interpreter::run_strips(const StripGroup& g) {
   } catch (const sema::NkiError&) {
     return false;
   }
+  return true;
+}
+
+bool Interpreter::run_strips(const StripGroup& g) {
+  const int64_t strip =
+      std::max<int64_t>(1, std::min(g.rows, kStripBytes / std::max<int64_t>(1, g.row_bytes)));
+  if (strip >= g.rows) return false;
+  StripScope scope{ex_, g};
+  std::vector<Redirect> strips;
+  std::vector<TensorId> aliased;
+  if (!strips_ready(g, strips, aliased)) return false;
   ex_.pool.clear();
   if (g.fuse && run_fused(g, aliased)) return true;
   if (strip_bufs_.size() < g.local.size()) strip_bufs_.resize(g.local.size());
@@ -281,7 +279,7 @@ void Interpreter::loop(const Region& r) {
     }
     return;
   }
-  for (int64_t i = 0; i < a.trip_count; ++i) {
+  for (int64_t i = run_loop_fused(r, a, iv); i < a.trip_count; ++i) {
     iv = a.lb + i * a.stride;
     body(r);
   }

@@ -12,6 +12,7 @@
 #include "ir/ir.h"
 #include "ir/target.h"
 #include "sim/exec.h"
+#include "sim/fused.h"
 #include "sim/storage.h"
 
 namespace nki::sim {
@@ -55,6 +56,25 @@ private:
   /// chunks (interpreter_fused.cpp), once run_strips' checks passed; false (nothing computed)
   /// when an operand turns out not to suit. `aliased`: own tiles whose copy aliases memory.
   bool run_fused(const StripGroup& g, const std::vector<ir::TensorId>& aliased);
+  /// run_strips' run-time checks for one execution of `g`: sets the forwarded tiles' redirects
+  /// and the own tiles' placeholders (`strips`), lists the own tiles whose copy will alias
+  /// read-only memory; false when a check fails (a run-time error counts as one).
+  bool strips_ready(const StripGroup& g, std::vector<Redirect>& strips,
+                    std::vector<ir::TensorId>& aliased);
+  /// run_fused's first half: the group's steps for this execution (nothing computed; the own
+  /// tiles' row buffers in fused_rowbufs_); false when an operand does not suit.
+  bool prepare_fused(const StripGroup& g, const std::vector<ir::TensorId>& aliased,
+                     std::vector<FusedStep>& steps);
+  /// run_fused's second half for partition `p`: every phase, chunk by chunk, step by step.
+  void fused_row(std::vector<FusedStep>& steps, int64_t p, int64_t seq0);
+  /// A loop whose body is one fused group and whose iterations neither write what another
+  /// iteration accesses nor read what the loop writes: its iterations run partition by
+  /// partition, all of them on partition 0, then on 1, ... (interpreter_loop_fused.cpp).
+  /// Returns the iterations done (from the first), 0 when none could run so.
+  int64_t run_loop_fused(const ir::Region& r, const ir::LoopAxis& a, int64_t& iv);
+  const StripGroup* loop_group(const ir::Region& r) const;
+  bool fuse_iterations(const StripGroup& g, const ir::LoopAxis& a, int64_t& iv, int64_t first,
+                       int64_t n);
   void loop(const ir::Region& r);
   void register_loop(const ir::Region& r, const ir::LoopAxis& a);
   void while_loop(const ir::Region& r);
@@ -86,7 +106,9 @@ private:
   /// strip_bufs_[i], made to hold `elems` elements of tile `t` in the dtype Storage holds it
   /// in, marked written.
   Buffer* strip_buffer(size_t i, const ir::Tensor& t, int64_t elems);
-  std::unique_ptr<Buffer> placeholder_; ///< stands for them while checking
+  std::unique_ptr<Buffer> placeholder_;            ///< stands for them while checking
+  std::vector<const Buffer*> fused_rowbufs_;       ///< prepare_fused's own row buffers
+  std::vector<std::vector<FusedStep>> loop_steps_; ///< fuse_iterations', by iteration
 };
 
 } // namespace nki::sim

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "sim/exec_util.h"
+#include "sim/fused.h"
 #include "sim/interpreter.h"
 
 namespace nki::sim {
@@ -22,21 +23,8 @@ using namespace nki::ir;
 
 namespace {
 
-enum class Kind { Copy, Binary, TwoOps, Activation, Reduce };
-
-struct Step {
-  const Instruction* in = nullptr;
-  Kind kind = Kind::Copy;
-  int64_t width = 0; // extent of axis 1 of its domain
-  int phase = 0;
-  View out, a, b; // result; the data operand (src / x / data); tensor_tensor's y
-  Source s0, s1;  // tensor_scalar's operand0 / operand1; activation's scale / bias
-  Alu op0 = Alu::Add, op1 = Alu::Bypass;
-  bool r0 = false, r1 = false, scaled = false, biased = false, negate = false;
-  bool bits = false, skip = false; // copies: bit for bit; onto itself (a forwarded tile)
-  Act fn = Act::Copy;
-  float acc = 0;
-};
+using Kind = FusedStep::Kind;
+using Step = FusedStep;
 
 // Thrown while preparing the steps when the group cannot run fused after all (nothing has been
 // computed yet; run_strips takes over).
@@ -119,8 +107,20 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
 } // namespace
 
 bool Interpreter::run_fused(const StripGroup& g, const std::vector<TensorId>& aliased) {
+  std::vector<Step> steps;
+  if (!prepare_fused(g, aliased, steps)) return false;
+  const int64_t seq0 = ex_.seq;
+  for (int64_t p = 0; p < g.rows; ++p) fused_row(steps, p, seq0);
+  ex_.seq = seq0 + static_cast<int64_t>(g.insts.size());
+  ex_.log.instructions += static_cast<int64_t>(g.insts.size());
+  return true;
+}
+
+bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>& aliased,
+                                std::vector<FusedStep>& steps) {
   // The group's own tiles: one row each (partition stride 0), unless their copy aliases.
-  std::vector<const Buffer*> rowbufs;
+  std::vector<const Buffer*>& rowbufs = fused_rowbufs_;
+  rowbufs.clear();
   if (strip_bufs_.size() < g.local.size()) strip_bufs_.resize(g.local.size());
   for (size_t i = 0; i < g.local.size(); ++i) {
     const Tensor& t = k_.tensor(g.local[i]);
@@ -142,7 +142,7 @@ bool Interpreter::run_fused(const StripGroup& g, const std::vector<TensorId>& al
   };
   // Copies that alias read-only memory only set their tile's redirect: done first (their
   // source never changes), so that the steps below resolve the tile there.
-  std::vector<Step> steps;
+  steps.clear();
   std::vector<std::vector<Access>> accesses;
   const int64_t log_bytes = ex_.log.bytes_moved;
   try {
@@ -263,39 +263,37 @@ bool Interpreter::run_fused(const StripGroup& g, const std::vector<TensorId>& al
     for (TensorId t : g.local) ex_.storage.clear_strip(t);
     return false;
   }
-  // Partition by partition; in each, phase by phase, chunk by chunk, step by step.
-  const int64_t seq0 = ex_.seq;
+  return true;
+}
+
+void Interpreter::fused_row(std::vector<FusedStep>& steps, int64_t p, int64_t seq0) {
+  // Phase by phase, chunk by chunk, step by step.
   int64_t pos[kMaxRank] = {0};
-  for (int64_t p = 0; p < g.rows; ++p) {
-    pos[0] = p;
-    for (size_t first = 0; first < steps.size();) {
-      size_t last = first;
-      int64_t width = 0;
-      while (last < steps.size() && steps[last].phase == steps[first].phase) {
-        Step& s = steps[last++];
-        width = std::max(width, s.width);
-        if (s.kind == Kind::Reduce) s.acc = alu_identity(s.op0);
-      }
-      for (int64_t c = 0; c < width; c += kChunk)
-        for (size_t i = first; i < last; ++i) {
-          Step& s = steps[i];
-          if (c >= s.width) continue;
-          ex_.cur = s.in;
-          ex_.seq = seq0 + static_cast<int64_t>(i) + 1;
-          run_chunk(ex_, s, pos, c, std::min(kChunk, s.width - c));
-        }
+  pos[0] = p;
+  for (size_t first = 0; first < steps.size();) {
+    size_t last = first;
+    int64_t width = 0;
+    while (last < steps.size() && steps[last].phase == steps[first].phase) {
+      Step& s = steps[last++];
+      width = std::max(width, s.width);
+      if (s.kind == Kind::Reduce) s.acc = alu_identity(s.op0);
+    }
+    for (int64_t c = 0; c < width; c += kChunk)
       for (size_t i = first; i < last; ++i) {
         Step& s = steps[i];
-        if (s.kind != Kind::Reduce) continue;
-        const float v = s.negate ? -s.acc : s.acc;
-        write_f32(s.out, pos, 0, 1, &v);
+        if (c >= s.width) continue;
+        ex_.cur = s.in;
+        ex_.seq = seq0 + static_cast<int64_t>(i) + 1;
+        run_chunk(ex_, s, pos, c, std::min(kChunk, s.width - c));
       }
-      first = last;
+    for (size_t i = first; i < last; ++i) {
+      Step& s = steps[i];
+      if (s.kind != Kind::Reduce) continue;
+      const float v = s.negate ? -s.acc : s.acc;
+      write_f32(s.out, pos, 0, 1, &v);
     }
+    first = last;
   }
-  ex_.seq = seq0 + static_cast<int64_t>(g.insts.size());
-  ex_.log.instructions += static_cast<int64_t>(g.insts.size());
-  return true;
 }
 
 } // namespace nki::sim

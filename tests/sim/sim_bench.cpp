@@ -10,7 +10,8 @@
 // timed run is a fresh Simulator whose inputs are written straight into its memory
 // (deterministic values in [-1, 1), in each parameter's dtype; not timed), then run() (timed).
 // Prints one JSON line: {"case", "best_ms", "median_ms", "tensor_bytes", "sim_peak_bytes",
-// "heap_bytes", "bytes_moved", "instructions", "matmul_macs", "scan_steps", "hash"} — heap_bytes is how far the wasm heap
+// "heap_bytes", "bytes_moved", "instructions", "matmul_macs", "scan_steps",
+// "interleaved_iterations", "hash"} — heap_bytes is how far the wasm heap
 // grew while building the kernel and running it (its peak; wasm only, 0 natively); hash is an
 // FNV-1a of the outputs' bytes (the same on both builds, and before and after an optimisation).
 #include <algorithm>
@@ -281,7 +282,8 @@ int main(int argc, char** argv) {
   // Reserved now: growing it between runs would put a small block inside the memory the
   // previous run freed, and the heap (sbrk never shrinks) would grow around it.
   times.reserve(static_cast<size_t>(repeats));
-  int64_t sim_peak = 0, bytes_moved = 0, instructions = 0, macs = 0, scan_steps = 0;
+  int64_t sim_peak = 0, bytes_moved = 0, instructions = 0, macs = 0, scan_steps = 0,
+          interleaved = 0;
   uint64_t hash = 0;
   for (int r = 0; r < repeats + 1; ++r) { // the first run warms up (not timed)
     sim::Simulator s(k);
@@ -295,6 +297,7 @@ int main(int argc, char** argv) {
     instructions = s.log().instructions;
     macs = s.log().matmul_macs;
     scan_steps = s.log().scan_steps;
+    interleaved = s.log().interleaved_iterations;
     hash = 1469598103934665603ull;
     for (size_t o = 0; o < s.num_outputs(); ++o) {
       const uint8_t* p = s.output(o);
@@ -309,12 +312,13 @@ int main(int argc, char** argv) {
 #endif
   std::printf("{\"case\":\"%s\",\"best_ms\":%.3f,\"median_ms\":%.3f,\"tensor_bytes\":%lld,"
               "\"sim_peak_bytes\":%lld,\"heap_bytes\":%lld,\"bytes_moved\":%lld,"
-              "\"instructions\":%lld,\"matmul_macs\":%lld,\"scan_steps\":%lld,\"hash\":\"%016llx\"}\n",
+              "\"instructions\":%lld,\"matmul_macs\":%lld,\"scan_steps\":%lld,"
+              "\"interleaved_iterations\":%lld,\"hash\":\"%016llx\"}\n",
               which.c_str(), times.front(), times[times.size() / 2],
               static_cast<long long>(tensor_bytes), static_cast<long long>(sim_peak),
               static_cast<long long>(heap), static_cast<long long>(bytes_moved),
               static_cast<long long>(instructions), static_cast<long long>(macs),
-              static_cast<long long>(scan_steps),
+              static_cast<long long>(scan_steps), static_cast<long long>(interleaved),
               static_cast<unsigned long long>(hash));
   return 0;
 }
