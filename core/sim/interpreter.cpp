@@ -208,6 +208,7 @@ bool Interpreter::run_strips(const StripGroup& g) {
       const Instruction& in = k_.inst(id);
       ex_.cur = &in;
       ++ex_.seq;
+      if (in.opcode == "ndarray") continue; // its tile is a strip buffer (plan.cpp: local)
       ex_.pool.clear();
       ex_.temps.clear();
       fns_[static_cast<size_t>(id)](ex_, in);
@@ -258,7 +259,7 @@ void Interpreter::register_while(const Region& r) {
 void Interpreter::loop(const Region& r) {
   const LoopAxis& a = k_.loop_axis(r.payload.axis);
   if (a.tag == LoopAxis::Tag::UnrolledAxis) { // the iterations are the region's children
-    body(r);
+    run_unrolled(r);
     return;
   }
   if (a.tag == LoopAxis::Tag::DynamicAxis && a.iv_register != kNone) {

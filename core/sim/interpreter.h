@@ -5,6 +5,7 @@
 /// current language's pre-checked `while reg != 0`, one SPMD instance at a time. An unrolled
 /// loop's regions are its iterations, run in order.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,14 +68,19 @@ private:
                      std::vector<FusedStep>& steps);
   /// run_fused's second half for partition `p`: every phase, chunk by chunk, step by step.
   void fused_row(std::vector<FusedStep>& steps, int64_t p, int64_t seq0);
-  /// A loop whose body is one fused group and whose iterations neither write what another
-  /// iteration accesses nor read what the loop writes: its iterations run partition by
-  /// partition, all of them on partition 0, then on 1, ... (interpreter_loop_fused.cpp).
-  /// Returns the iterations done (from the first), 0 when none could run so.
+  /// A loop whose body is one fused group, run partition by partition across its iterations
+  /// when their accesses allow it (interpreter_loop_fused.cpp): the iterations done so (from
+  /// the first), 0 when none.
   int64_t run_loop_fused(const ir::Region& r, const ir::LoopAxis& a, int64_t& iv);
+  /// An unrolled loop (its iterations are its child regions), likewise where they allow it.
+  void run_unrolled(const ir::Region& r);
+  /// The fused group that is all of region r's body (through single nested regions), if any.
   const StripGroup* loop_group(const ir::Region& r) const;
-  bool fuse_iterations(const StripGroup& g, const ir::LoopAxis& a, int64_t& iv, int64_t first,
-                       int64_t n);
+  /// Runs one execution of each of `gs` (enter(k) sets up the k-th), interleaved partition by
+  /// partition, when each passes its checks and no one writes memory another accesses (bar
+  /// disjoint writes); false (nothing computed) otherwise.
+  bool fuse_batch(const std::vector<const StripGroup*>& gs,
+                  const std::function<void(int64_t)>& enter);
   void loop(const ir::Region& r);
   void register_loop(const ir::Region& r, const ir::LoopAxis& a);
   void while_loop(const ir::Region& r);
@@ -108,7 +114,7 @@ private:
   Buffer* strip_buffer(size_t i, const ir::Tensor& t, int64_t elems);
   std::unique_ptr<Buffer> placeholder_;            ///< stands for them while checking
   std::vector<const Buffer*> fused_rowbufs_;       ///< prepare_fused's own row buffers
-  std::vector<std::vector<FusedStep>> loop_steps_; ///< fuse_iterations', by iteration
+  std::vector<std::vector<FusedStep>> loop_steps_; ///< fuse_batch's, by iteration
 };
 
 } // namespace nki::sim

@@ -156,6 +156,7 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
           throw Decline{};
         continue;
       }
+      if (in.opcode == "ndarray") continue; // its tile is a row buffer (plan.cpp: local)
       Step s;
       s.in = &in;
       Domain dom(main_shape(k_, in), {}, ex_.env);
@@ -178,7 +179,7 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
         return src;
       };
       const std::string& op = in.opcode;
-      if (op == "load" || op == "store" || op == "tensor_copy") {
+      if (op == "load" || op == "store" || op == "tensor_copy" || op == "dma_copy") {
         s.kind = Kind::Copy;
         s.a = view(ex_.need(in, op == "store" && ex_.find(in, "value") ? "value" : "src"));
       } else if (op == "tensor_tensor") {

@@ -4,14 +4,16 @@
 // column tiles of a row-major tensor then walks each row from its start to its end instead of
 // jumping a whole row ahead every few kilobytes, which is what memory streams at full speed.
 //
-// The order changes nothing an iteration reads when no iteration writes memory another
-// iteration accesses and nothing the loop reads is written in it (its own tiles, one row each,
-// aside): each location then receives the writes of one iteration, in that iteration's order,
-// and every read sees the memory the loop started with. fuse_iterations checks this on the
-// resolved steps of a batch of iterations before running any; a loop that does not qualify,
-// or an iteration whose checks fail (a mask, a run-time error), runs the ordinary way from
-// there, so errors are raised where and when they always were.
+// The order changes nothing when memory that one iteration writes is accessed by no other
+// iteration, or only written by the others, each elsewhere (the iterations' own tiles, one
+// row each, aside): each location then receives the writes of one iteration, in that
+// iteration's order, and every read sees what it would have seen. fuse_batch checks this
+// on the resolved steps of a batch of iterations before running any; a loop that does not
+// qualify, or an iteration whose checks fail (a mask, memory not all written, a run-time
+// error), runs the ordinary way from there, so errors are raised where and when they always
+// were.
 #include <algorithm>
+#include <functional>
 
 #include "sim/interpreter.h"
 
@@ -26,22 +28,24 @@ constexpr int64_t kLoopSteps = 512;
 
 using Kind = FusedStep::Kind;
 
-// A non-own memory range a step writes: rows g.rows, `stride` elements apart, `width` long.
-struct Write {
+// Memory a step accesses outside its own tiles; for a write, the range: rows g.rows,
+// `stride` elements apart, `width` long.
+struct Access {
   const Buffer* buf;
   int64_t origin, stride, width, iteration;
+  bool write;
 };
 
 // Whether two iterations' writes of one buffer, all `stride` elements apart row to row and no
 // wider than a row, never touch the same element: each covers the row lines
 // [origin / stride, + rows) and the columns [origin % stride, + width) of every line.
-bool disjoint(std::vector<Write>& ws, int64_t rows) {
+bool disjoint(std::vector<Access>& ws, int64_t rows) {
   const int64_t s = ws.front().stride;
-  for (const Write& w : ws)
+  for (const Access& w : ws)
     if (w.stride != s || s <= 0 || w.origin < 0 || w.width < 1 || w.origin % s + w.width > s)
       return false;
   std::sort(ws.begin(), ws.end(),
-            [s](const Write& x, const Write& y) { return x.origin % s < y.origin % s; });
+            [s](const Access& x, const Access& y) { return x.origin % s < y.origin % s; });
   for (size_t i = 0; i < ws.size(); ++i) {
     const int64_t ci = ws[i].origin % s, li = ws[i].origin / s;
     for (size_t j = i + 1; j < ws.size() && ws[j].origin % s < ci + ws[i].width; ++j) {
@@ -75,20 +79,49 @@ const StripGroup* Interpreter::loop_group(const Region& r) const {
 int64_t Interpreter::run_loop_fused(const Region& r, const LoopAxis& a, int64_t& iv) {
   const StripGroup* g = a.trip_count >= 2 ? loop_group(r) : nullptr;
   if (!g) return 0;
-  const int64_t per = static_cast<int64_t>(g->insts.size());
-  const int64_t batch = std::max<int64_t>(2, kLoopSteps / per);
+  const int64_t batch = std::max<int64_t>(2, kLoopSteps / static_cast<int64_t>(g->insts.size()));
+  std::vector<const StripGroup*> gs;
   int64_t done = 0;
   while (a.trip_count - done >= 2) {
-    const int64_t n = std::min(batch, a.trip_count - done);
-    if (!fuse_iterations(*g, a, iv, done, n)) break;
-    done += n;
+    gs.assign(static_cast<size_t>(std::min(batch, a.trip_count - done)), g);
+    if (!fuse_batch(gs, [&](int64_t k) { iv = a.lb + (done + k) * a.stride; })) break;
+    done += static_cast<int64_t>(gs.size());
   }
   return done;
 }
 
-bool Interpreter::fuse_iterations(const StripGroup& g, const LoopAxis& a, int64_t& iv,
-                                  int64_t first, int64_t n) {
-  StripScope scope{ex_, g};
+void Interpreter::run_unrolled(const Region& r) {
+  // The iterations of an unrolled loop are its child regions, each its own instructions.
+  for (const Item& it : r.body)
+    if (it.kind != Item::Kind::Region || k_.region(it.id).kind != RegionKind::ScopeRegion ||
+        k_.region(it.id).payload.core >= 0) {
+      body(r);
+      return;
+    }
+  std::vector<const StripGroup*> gs;
+  for (size_t i = 0; i < r.body.size();) {
+    gs.clear();
+    int64_t steps = 0;
+    size_t j = i;
+    for (; j < r.body.size(); ++j) {
+      const StripGroup* g = loop_group(k_.region(r.body[j].id));
+      if (!g || (!gs.empty() && steps + static_cast<int64_t>(g->insts.size()) > kLoopSteps)) break;
+      gs.push_back(g);
+      steps += static_cast<int64_t>(g->insts.size());
+    }
+    if (gs.size() >= 2 && fuse_batch(gs, [](int64_t) {})) {
+      i = j;
+      continue;
+    }
+    // In turn: the iterations tried (so that each is prepared at most once more), or the next.
+    for (size_t e = std::max(j, i + 1); i < e; ++i) region(k_.region(r.body[i].id));
+  }
+}
+
+bool Interpreter::fuse_batch(const std::vector<const StripGroup*>& gs,
+                             const std::function<void(int64_t)>& enter) {
+  const int64_t n = static_cast<int64_t>(gs.size());
+  const int64_t rows = gs.front()->rows;
   const int64_t log_bytes = ex_.log.bytes_moved;
   auto decline = [&] {
     ex_.log.bytes_moved = log_bytes; // the ordinary path counts them again
@@ -99,56 +132,67 @@ bool Interpreter::fuse_iterations(const StripGroup& g, const LoopAxis& a, int64_
   std::vector<Redirect> strips;
   std::vector<TensorId> aliased;
   for (int64_t k = 0; k < n; ++k) {
-    iv = a.lb + (first + k) * a.stride;
+    const StripGroup& g = *gs[static_cast<size_t>(k)];
+    if (g.rows != rows) return decline();
+    enter(k);
+    StripScope scope{ex_, g}; // (the steps hold the views the redirects resolved to)
     if (!strips_ready(g, strips, aliased)) return decline();
     ex_.pool.clear();
     if (!prepare_fused(g, aliased, loop_steps_[static_cast<size_t>(k)])) return decline();
     if (k == 0)
       rowbufs = fused_rowbufs_;
-    else if (fused_rowbufs_ != rowbufs)
-      return decline(); // a row buffer was made anew
+    else if (fused_rowbufs_ != rowbufs) // a row buffer was made anew
+      return decline();
   }
   auto own = [&](const Buffer* b) {
     return std::find(rowbufs.begin(), rowbufs.end(), b) != rowbufs.end();
   };
-  // What the iterations write outside their own tiles, and that none of it is read.
-  std::vector<Write> writes;
+  // What the iterations access outside their own tiles: memory one of them writes must be
+  // accessed by that iteration alone, or only written, by each iteration elsewhere.
+  std::vector<Access> acc;
   for (int64_t k = 0; k < n; ++k)
     for (const FusedStep& s : loop_steps_[static_cast<size_t>(k)]) {
-      if (own(s.out.buf)) continue;
-      const int64_t width = s.kind == Kind::Reduce ? 1 : s.width;
-      if (width > 1 && s.out.stride[1] != 1) return decline();
-      writes.push_back({s.out.buf, s.out.origin, s.out.stride[0], width, k});
-    }
-  auto written = [&](const Buffer* b) {
-    return std::any_of(writes.begin(), writes.end(), [b](const Write& w) { return w.buf == b; });
-  };
-  for (int64_t k = 0; k < n; ++k)
-    for (const FusedStep& s : loop_steps_[static_cast<size_t>(k)]) {
+      if (!own(s.out.buf)) {
+        const int64_t width = s.kind == Kind::Reduce ? 1 : s.width;
+        if (width > 1 && s.out.stride[1] != 1) return decline();
+        acc.push_back({s.out.buf, s.out.origin, s.out.stride[0], width, k, true});
+      }
       if (s.skip) continue; // a copy onto itself: its source is its destination
       for (const View* v : {&s.a, s.kind == Kind::Binary ? &s.b : nullptr,
                             s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view})
-        if (v && v->buf && !own(v->buf) && written(v->buf)) return decline();
+        if (v && v->buf && !own(v->buf)) acc.push_back({v->buf, 0, 0, 0, k, false});
     }
-  std::sort(writes.begin(), writes.end(),
-            [](const Write& x, const Write& y) { return x.buf < y.buf; });
-  for (size_t i = 0; i < writes.size();) {
+  std::sort(acc.begin(), acc.end(), [](const Access& x, const Access& y) {
+    return x.buf != y.buf ? x.buf < y.buf : x.write > y.write;
+  });
+  for (size_t i = 0; i < acc.size();) {
     size_t j = i;
-    while (j < writes.size() && writes[j].buf == writes[i].buf) ++j;
-    std::vector<Write> same(writes.begin() + static_cast<std::ptrdiff_t>(i),
-                            writes.begin() + static_cast<std::ptrdiff_t>(j));
-    if (!disjoint(same, g.rows)) return decline();
+    bool one = true, reads = false;
+    while (j < acc.size() && acc[j].buf == acc[i].buf) {
+      one = one && acc[j].iteration == acc[i].iteration;
+      reads = reads || !acc[j].write;
+      ++j;
+    }
+    if (acc[i].write && !one) { // (writes sort first)
+      if (reads) return decline();
+      std::vector<Access> ws(acc.begin() + static_cast<std::ptrdiff_t>(i),
+                             acc.begin() + static_cast<std::ptrdiff_t>(j));
+      if (!disjoint(ws, rows)) return decline();
+    }
     i = j;
   }
   // Partition by partition, iteration by iteration.
-  const int64_t per = static_cast<int64_t>(g.insts.size()), seq0 = ex_.seq;
-  for (int64_t p = 0; p < g.rows; ++p)
+  std::vector<int64_t> seq(static_cast<size_t>(n) + 1, ex_.seq);
+  for (int64_t k = 0; k < n; ++k)
+    seq[static_cast<size_t>(k) + 1] =
+        seq[static_cast<size_t>(k)] +
+        static_cast<int64_t>(gs[static_cast<size_t>(k)]->insts.size());
+  for (int64_t p = 0; p < rows; ++p)
     for (int64_t k = 0; k < n; ++k)
-      fused_row(loop_steps_[static_cast<size_t>(k)], p, seq0 + k * per);
-  ex_.seq = seq0 + n * per;
-  ex_.log.instructions += n * per;
+      fused_row(loop_steps_[static_cast<size_t>(k)], p, seq[static_cast<size_t>(k)]);
+  ex_.log.instructions += seq.back() - seq.front();
+  ex_.seq = seq.back();
   ex_.log.interleaved_iterations += n;
-  iv = a.lb + (first + n - 1) * a.stride;
   return true;
 }
 

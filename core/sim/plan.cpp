@@ -42,10 +42,18 @@ bool row_local(const Kernel& k, const Instruction& in) {
   static const char* const kOps[] = {
       "load",          "store",         "tensor_copy",          "broadcast_to",
       "tensor_tensor", "tensor_scalar", "scalar_tensor_tensor", "activation",
-      "reciprocal",    "affine_select", "tensor_reduce"};
+      "reciprocal",    "affine_select", "tensor_reduce",        "dma_copy",
+      "ndarray"};
   if (std::none_of(std::begin(kOps), std::end(kOps),
                    [&](const char* op) { return in.opcode == op; }))
     return false;
+  if (in.opcode == "dma_copy" && attr(in, "dst_rmw_op")) return false;
+  if (in.opcode == "ndarray") { // an on-chip tile the group's instructions write (no fill)
+    const Tensor& t = k.tensor(in.result);
+    if (attr(in, "value") || !t.constant.empty() ||
+        (t.memory() != Memory::SBUF && t.memory() != Memory::PSUM))
+      return false;
+  }
   if (in.opcode == "activation") {
     const AttrValue* cmd = attr(in, "reduce_cmd");
     const std::string* c = cmd ? std::get_if<std::string>(cmd) : nullptr;
@@ -184,13 +192,35 @@ InstId forward_store(const Kernel& k, const std::vector<const Instruction*>& g, 
   return g[m]->id;
 }
 
+// For the tile g[n] (an ndarray) allocates: whether the first later instruction of the group
+// touching it writes all of it through "dst" (the tile's identity pattern) without reading it,
+// so that every row of it is written before it is read.
+bool written_first(const Kernel& k, const std::vector<const Instruction*>& g, size_t n) {
+  const TensorId t = g[n]->result;
+  for (size_t m = n + 1; m < g.size(); ++m) {
+    bool reads = false, writes_whole = false;
+    for (const Operand& o : g[m]->operands) {
+      if (o.is_scalar || o.ap.tensor == kNone || base_of(k, o.ap.tensor) != t) continue;
+      if (reads_only(o.role))
+        reads = true;
+      else if (o.role == "dst" && o.ap.tensor == t && identity(k, o.ap))
+        writes_whole = true;
+      else
+        reads = true; // another written role: not the whole-tile write asked for
+    }
+    if (reads) return false;
+    if (writes_whole) return g[m]->mask.empty();
+  }
+  return false;
+}
+
 // Whether every instruction of a group is one Interpreter::run_fused runs (StripGroup::fuse):
 // rank-2 tiles; copies, fp32 ALU operators that are not bitwise, activations, reductions
 // along axis 1. The dtypes and strides are checked at run time.
 bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
   static const char* const kOps[] = {
-      "load",          "store",      "tensor_copy",   "tensor_tensor",
-      "tensor_scalar", "activation", "tensor_reduce", "scalar_tensor_tensor"};
+      "load",       "store",         "tensor_copy",          "tensor_tensor", "tensor_scalar",
+      "activation", "tensor_reduce", "scalar_tensor_tensor", "dma_copy",      "ndarray"};
   for (const Instruction* in : g) {
     if (std::none_of(std::begin(kOps), std::end(kOps),
                      [&](const char* op) { return in->opcode == op; }))
@@ -273,6 +303,7 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
       sg.row_bytes = row_bytes;
       for (const Instruction* in : g) sg.insts.push_back(in->id);
       sg.fuse = fusable(k, g);
+      bool drop = false;
       for (size_t n = 0; n < g.size(); ++n) {
         const Instruction& in = *g[n];
         if (in.result == kNone) continue;
@@ -281,7 +312,9 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
             aliased[static_cast<size_t>(t.id)] ||
             (t.memory() != Memory::SBUF && t.memory() != Memory::PSUM) || !t.constant.empty())
           continue;
-        // Used only by this instruction and the group's later ones, and written only here.
+        // Used only by this instruction and the group's later ones, and written only here —
+        // or, for a tile an ndarray allocates (the current language), written whole by the
+        // first instruction after it that touches it, which does not read it.
         const auto& u = users[static_cast<size_t>(t.id)];
         bool inside = std::all_of(u.begin(), u.end(), [&](InstId id) {
           auto at = std::find(sg.insts.begin(), sg.insts.end(), id);
@@ -289,17 +322,28 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
         });
         for (size_t m = n + 1; inside && m < g.size(); ++m)
           if (g[m]->result == t.id) inside = false;
-        for (size_t m = n; inside && m < g.size(); ++m)
-          for (const Operand& o : g[m]->operands)
-            if (!o.is_scalar && o.ap.tensor == t.id && !reads_only(o.role)) inside = false;
-        if (!inside) continue;
+        if (in.opcode == "ndarray") {
+          inside = inside && written_first(k, g, n);
+        } else {
+          for (size_t m = n; inside && m < g.size(); ++m)
+            for (const Operand& o : g[m]->operands)
+              if (!o.is_scalar && o.ap.tensor == t.id && !reads_only(o.role)) inside = false;
+        }
+        if (!inside) {
+          if (in.opcode == "ndarray") drop = true; // its strips would allocate it anew
+          continue;
+        }
         // A tile whose one reader is a later store of the whole tile, bit for bit, with
         // nothing between touching the store's destination: it can live in the destination.
-        InstId into = forward_store(k, g, n, u);
+        InstId into = in.opcode == "ndarray" ? kNone : forward_store(k, g, n, u);
         if (into != kNone)
           sg.forward.push_back({t.id, into});
         else
           sg.local.push_back(t.id);
+      }
+      if (drop) {
+        ++i;
+        continue;
       }
       p.group_of[static_cast<size_t>(sg.insts.front())] = static_cast<int32_t>(p.groups.size());
       p.groups.push_back(std::move(sg));

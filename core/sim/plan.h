@@ -21,9 +21,12 @@ namespace nki::sim {
 /// free axes only (partition p of its result depends on partition p of its operands alone),
 /// all span the same partitions, and every tensor the run writes is accessed, by every one of
 /// them, at the same partition for the same tile partition. Tiles one of them defines and
-/// nothing outside the run uses (`local`) need only a strip's rows; such a tile that a later
-/// instruction of the run only stores, whole and bit for bit, lives in the store's destination
-/// (`forward`: the tile and the store), which makes the store a copy onto itself.
+/// nothing outside the run uses (`local`) need only a strip's rows — also a tile an `ndarray`
+/// of the run allocates (the current language) when the first later instruction touching it
+/// writes all of it without reading it (a run holding any other `ndarray` is not made). A
+/// result tile that a later instruction of the run only stores, whole and bit for bit, lives
+/// in the store's destination (`forward`: the tile and the store), which makes the store a
+/// copy onto itself.
 struct StripGroup {
   int64_t rows = 0;              ///< partitions of every instruction's tile
   int64_t row_bytes = 0;         ///< bytes per partition of the tensors accessed by partition
