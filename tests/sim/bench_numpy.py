@@ -133,6 +133,7 @@ CASES = {
     "matmul_2048_bf16": (case_matmul_2048_bf16, 1),
     "layernorm_4096x8192": (case_layernorm, 3),
     "mamba_scan": (case_mamba_scan, 3),
+    "tile_add_current": (case_elementwise, 15),
 }
 
 
