@@ -3,7 +3,7 @@
 // Times are printed, not asserted (a shared machine); the limit only bounds a hang.
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { getCode, runAndWait, screenshot, setCode, statusOf, usePlayground } from "./harness.js";
+import { getCode, runAndWait, screenshot, setCode, setTimeLimit, statusOf, usePlayground } from "./harness.js";
 
 const LOOP = "print('looping', flush=True)\nwhile True:\n    pass\n";
 
@@ -63,6 +63,42 @@ describe("a script that does not finish", () => {
     await setCode(page, "print('after the limit')\n");
     expect(await runAndWait(page)).toBe("ready");
     expect(await page.textContent("#output")).toContain("after the limit");
+    expect(page.problems).toEqual([]);
+  });
+
+  test("stopped while no warm spare is ready: the status keeps the outcome once the fresh runtime is", async () => {
+    // The next spare's boot is held at its snapshot download, so the second stop below finds
+    // it still booting (what a loaded machine does by itself, see page-flood.test.js).
+    await page.waitForFunction(() => window.nkiPlayground.client.spareReady, null, { timeout: 90_000 });
+    let held = null;
+    let release;
+    const released = new Promise((resolve) => (release = resolve));
+    await page.route("**/nki-snapshot.bin", async (route) => {
+      held = route.request().url();
+      await released;
+      await route.continue();
+    });
+    try {
+      await setTimeLimit(page, 1);
+      await setCode(page, LOOP);
+      expect(await runAndWait(page, { timeout: 30_000 })).toBe("stopped"); // the warm spare takes over
+      await page.waitForFunction(() => !window.nkiPlayground.client.spareReady);
+      await expect.poll(() => held, { timeout: 30_000 }).not.toBeNull();
+      expect(await runAndWait(page, { timeout: 30_000 })).toBe("stopped");
+      expect(await page.textContent("#status")).toMatch(/^stopped after \d+\.\d s; starting a fresh runtime…$/);
+      release();
+      await page.waitForFunction(() => window.nkiPlayground.client.state === "ready", null, { timeout: 90_000 });
+      // Its "ready" ends the note about the fresh runtime, not the run's outcome.
+      expect(await statusOf(page)).toBe("stopped");
+      expect(await page.textContent("#status")).toMatch(/^stopped after \d+\.\d s$/);
+      await setCode(page, "print('after the fresh runtime')\n");
+      expect(await runAndWait(page)).toBe("ready");
+      expect(await page.textContent("#output")).toBe("after the fresh runtime\n");
+    } finally {
+      release();
+      await page.unroute("**/nki-snapshot.bin");
+      await setTimeLimit(page, 10);
+    }
     expect(page.problems).toEqual([]);
   });
 });

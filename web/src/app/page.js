@@ -58,9 +58,22 @@ function showNotice(text, { transient = false } = {}) {
  */
 export async function startPage(client) {
   let busy = false; // a run is in flight: its status line wins over the worker's stages
+  // A run's outcome shown while the worker that replaced the stopped one still boots: its
+  // "ready" ends the "starting a fresh runtime…" suffix, never the outcome (with a warm spare
+  // the outcome stays as well, so what the page says does not depend on the spare's timing).
+  let outcomeShown = null; // {state, text}
   const hooks = {
     onStatus(state, message) {
-      if (!busy || state === "error") setStatus(state);
+      if (busy && state !== "error") return;
+      if (outcomeShown && state !== "error") {
+        if (state === "ready") {
+          setStatus(outcomeShown.state, outcomeShown.text);
+          outcomeShown = null;
+        }
+        return;
+      }
+      outcomeShown = null;
+      setStatus(state);
       if (state === "error" && message) messages.stderr(`${message}\n`);
     },
     onOutput(stream, text) {
@@ -198,6 +211,7 @@ export async function startPage(client) {
       return;
     }
     busy = true;
+    outcomeShown = null;
     persist.flush();
     showNotice("");
     messages.clear();
@@ -280,9 +294,10 @@ export async function startPage(client) {
         setStatus("error");
         break;
     }
-    // A replaced worker still booting (no warm spare yet): say so; its "ready" replaces this.
+    // A replaced worker still booting (no warm spare yet): say so until it is ready (hooks.onStatus).
     if (outcome.kind !== "done" && outcome.started !== false && client.state !== "ready") {
-      setStatus(status.dataset.state, `${status.textContent}; starting a fresh runtime…`);
+      outcomeShown = { state: status.dataset.state, text: status.textContent };
+      setStatus(outcomeShown.state, `${outcomeShown.text}; starting a fresh runtime…`);
     }
   }
 
