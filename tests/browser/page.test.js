@@ -11,7 +11,11 @@ describe("playground page", () => {
   test("cold load: editor usable first, then the runtime; an example's IR and regions are shown", async () => {
     const page = await openPage(pg.browser.context);
     const requests = [];
-    page.on("request", (req) => requests.push(req.url()));
+    const bulk = []; // the runtime's big downloads, which wait for the editor (web/src/boot-order.js)
+    page.on("request", (req) => {
+      requests.push(req.url());
+      if (/\/(nki-snapshot\.bin|nki-python\.json|pyodide\.asm\.js|nki_core-[^/]*\.wasm)$/.test(req.url())) bulk.push(req);
+    });
     const stages = [];
     await page.exposeFunction("recordStage", (s) => stages.push(s));
     await page.addInitScript(() => {
@@ -49,6 +53,13 @@ describe("playground page", () => {
     expect(text, await page.textContent("#output")).toBe("ready");
     expect(stages).toContain("starting");
     expect(stages.indexOf("starting")).toBeLessThan(stages.indexOf("ready"));
+    // The editor first: none of them was asked for before it was mounted (browser clock).
+    const editorAt = await page.evaluate(
+      () => performance.timeOrigin + performance.getEntriesByName("nki:editor-ready")[0].startTime,
+    );
+    const names = bulk.map((req) => req.url().split("/").pop().replace(/-[\w-]{8}\.wasm$/, ".wasm"));
+    expect(names.sort()).toEqual(["nki-python.json", "nki-snapshot.bin", "nki_core.wasm", "pyodide.asm.js"]);
+    for (const req of bulk) expect(req.timing().startTime, req.url()).toBeGreaterThanOrEqual(editorAt);
 
     expect(await runAndWait(page), await page.textContent("#output")).toBe("ready");
     const ir = await page.textContent("#panel-ir");

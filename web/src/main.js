@@ -1,13 +1,24 @@
-// Boot: start the runtime worker first, then load the page (editor, panes) while Pyodide
-// downloads. This chunk is small on purpose: the worker must not wait for CodeMirror.
+// Boot: create the runtime worker first (its script and Pyodide's loader download while the
+// page loads), mount the editor, then let the worker boot (./boot-order.js): the runtime's
+// downloads and compiles would otherwise compete with the editor becoming usable. This chunk
+// is small on purpose: the worker must not wait for CodeMirror to download.
+import { AFTER_EDITOR } from "./boot-order.js";
 import { setStatus } from "./app/status.js";
 import { createWorkerClient } from "./worker-client.js";
 
 let page = null;
 let early = null; // the last stage before the page was there (an error message must not be lost)
+let first = null; // the first worker, until it is told to boot
 
 const client = createWorkerClient({
-  createWorker: () => new Worker(new URL("./worker.js", import.meta.url), { type: "module" }),
+  createWorker() {
+    // Only the first worker waits for the editor; a later one (the warm spare, a replacement)
+    // boots at once.
+    const name = first === null ? AFTER_EDITOR : "nki-playground";
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name });
+    first ??= worker;
+    return worker;
+  },
   onStatus(state, message) {
     // For scripts/bench-page.mjs: the first time a runtime is ready, since navigation start.
     if (state === "ready" && !performance.getEntriesByName("nki:runtime-ready").length) {
@@ -21,6 +32,11 @@ const client = createWorkerClient({
   onIdleCrash: (message) => page?.onIdleCrash(message),
 });
 
-const { startPage } = await import("./app/page.js");
-page = await startPage(client);
-if (early) page.onStatus(...early);
+try {
+  const { startPage } = await import("./app/page.js");
+  page = await startPage(client);
+  if (early) page.onStatus(...early);
+} finally {
+  // Also when the page failed to load: the runtime still boots (and its errors are shown).
+  first.postMessage({ type: "start" });
+}

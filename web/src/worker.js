@@ -2,6 +2,7 @@
 //
 // Protocol (plain objects; the shared contract is in web/README.md):
 //   page -> worker  {type: "run", id, source, filename}
+//                   {type: "start"}   (only to a worker named AFTER_EDITOR, ./boot-order.js: boot now)
 //   worker -> page  {type: "status", state: "downloading" | "starting" | "ready" | "error", message?}
 //                   {type: "output", id, chunks: [[stream, text], ...]}   (the run's stdout and
 //                       stderr, batched and capped by ./output-batch.js; stream "stdout",
@@ -16,6 +17,7 @@
 import createCore from "nki-core";
 import { createRuntime, transferables } from "../../runtime/runtime.mjs";
 import { SNAPSHOT_FILE } from "../../runtime/snapshot.mjs";
+import { AFTER_EDITOR } from "./boot-order.js";
 import { createOutputBatcher } from "./output-batch.js";
 
 // The site root (pyodide/, nki-python.json, nki-snapshot.bin) is one folder above this worker's own URL in every
@@ -29,8 +31,30 @@ const output = createOutputBatcher({ post: (message) => self.postMessage(message
 
 const status = (state, message) => self.postMessage({ type: "status", state, message });
 
+/**
+ * The page's first worker (named AFTER_EDITOR by ./main.js) holds its boot until the page
+ * posts {type: "start"}: the editor mounts first, without the runtime's downloads, wasm
+ * compiles and 20 MB snapshot competing with it for the machine (issue 5: editor usable
+ * ≤ 0.5 s). Every other worker (the warm spare, the element's) boots at once.
+ */
+const startSignal =
+  self.name === AFTER_EDITOR
+    ? new Promise((resolve) => {
+        const onStart = ({ data }) => {
+          if (data?.type !== "start") return;
+          self.removeEventListener("message", onStart);
+          resolve();
+        };
+        self.addEventListener("message", onStart);
+      })
+    : null;
+
 async function boot() {
   status("downloading");
+  // Pyodide's loader is small: fetched while the page mounts its editor.
+  const pyodideModule = import(/* @vite-ignore */ new URL("pyodide/pyodide.mjs", BASE).href);
+  pyodideModule.catch(() => {}); // reported below
+  await startSignal;
   // The package and the memory snapshot download while Pyodide fetches and compiles its own
   // files; Pyodide restores the snapshot instead of starting Python and importing the package.
   const pythonFiles = fetch(new URL("nki-python.json", BASE)).then((r) => {
@@ -49,10 +73,7 @@ async function boot() {
   pythonFiles.catch(() => {}); // reported through createRuntime below
   // Whether there is a snapshot is known from its response's status, before Pyodide starts (a
   // site without one then boots exactly as a plain one); its bytes may still be arriving.
-  const [{ loadPyodide, version }, response] = await Promise.all([
-    import(/* @vite-ignore */ new URL("pyodide/pyodide.mjs", BASE).href),
-    snapshotResponse,
-  ]);
+  const [{ loadPyodide, version }, response] = await Promise.all([pyodideModule, snapshotResponse]);
   const snapshot = response.ok ? response.arrayBuffer() : null;
   const missing = response.ok ? null : response instanceof Error ? `not loaded (${response.message})` : `HTTP ${response.status}`;
   status("starting");
