@@ -1,10 +1,14 @@
-// Boot: create the runtime worker first (its script and Pyodide's loader download while the
-// page loads), mount the editor, then let the worker boot (./boot-order.js): the runtime's
-// downloads and compiles would otherwise compete with the editor becoming usable. This chunk
-// is small on purpose: the worker must not wait for CodeMirror to download.
+// Boot: ask for the page chunk, create the runtime worker (its script and Pyodide's loader
+// download while the page chunk does), mount the editor, then let the worker boot
+// (./boot-order.js): the runtime's downloads and compiles would otherwise compete with the
+// editor becoming usable. This chunk is small on purpose: the worker must not wait for
+// CodeMirror to download.
 import { AFTER_EDITOR } from "./boot-order.js";
 import { setStatus } from "./app/status.js";
 import { createWorkerClient } from "./worker-client.js";
+
+// The page chunk (CodeMirror, panes) is what the reader waits for: asked for first.
+const pageChunk = import("./app/page.js");
 
 let page = null;
 let early = null; // the last stage before the page was there (an error message must not be lost)
@@ -32,8 +36,16 @@ const client = createWorkerClient({
   onIdleCrash: (message) => page?.onIdleCrash(message),
 });
 
+// The first localStorage read of a tab opens the storage (a blocking call of ~20 ms on a fresh
+// profile): made here, while the page chunk downloads, instead of in the page's start-up.
 try {
-  const { startPage } = await import("./app/page.js");
+  localStorage.length;
+} catch {
+  // storage disabled: the page starts with its defaults (app/state.js)
+}
+
+try {
+  const { startPage } = await pageChunk;
   page = await startPage(client);
   if (early) page.onStatus(...early);
 } finally {
