@@ -52,7 +52,8 @@ void copy_into(Exec& ex, const Domain& dom, const View& dst, const View& src, bo
 // memory, the tile reads that memory in place instead (Storage::Redirect); false otherwise.
 bool alias_copy(Exec& ex, const Instruction& in, const Domain& dom, const char* src_role) {
   if (!ex.plan.alias[static_cast<size_t>(in.id)]) return false;
-  ex.storage.clear_redirect(in.result);
+  const TensorId tile = copy_target(ex.k, in);
+  ex.storage.clear_redirect(tile);
   if (dom.masked()) return false;
   View src = resolve(ex.storage, ex.k, ex.need(in, src_role).ap, dom, ex.env, in.loc, ex.pool);
   if (src.linear || src.ind || !src.buf->read_only || src.dtype != src.buf->dtype) return false;
@@ -60,7 +61,7 @@ bool alias_copy(Exec& ex, const Instruction& in, const Domain& dom, const char* 
   r.buf = src.buf;
   r.origin = src.origin;
   r.stride.assign(src.stride, src.stride + dom.rank());
-  ex.storage.set_redirect(in.result, r);
+  ex.storage.set_redirect(tile, r);
   return true;
 }
 
@@ -87,6 +88,7 @@ void exec_tensor_copy(Exec& ex, const Instruction& in) {
 
 void exec_dma_copy(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
+  if (alias_copy(ex, in, dom, "src")) return;
   View dst = ex.output(in, dom);
   View src = ex.view(ex.need(in, ex.find(in, "src") ? "src" : "value"), dom);
   bool skip = ex.attr_str(in, "oob_mode") == "skip";

@@ -161,7 +161,7 @@ bool Interpreter::strips_ready(const StripGroup& g, std::vector<Redirect>& strip
         if (reads_only(o.role) && !ours && !v.buf->written.all()) return false;
         if (o.role == "src" && ex_.plan.alias[static_cast<size_t>(id)] && v.buf->read_only &&
             v.dtype == v.buf->dtype)
-          aliased.push_back(in.result);
+          aliased.push_back(copy_target(k_, in));
       }
       if (in.result != kNone) defined.push_back(in.result);
     }

@@ -149,10 +149,10 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
     for (InstId id : g.insts) {
       const Instruction& in = k_.inst(id);
       ex_.cur = &in;
-      if (in.result != kNone &&
-          std::find(aliased.begin(), aliased.end(), in.result) != aliased.end()) {
+      const TensorId tile = ex_.plan.alias[static_cast<size_t>(id)] ? copy_target(k_, in) : kNone;
+      if (tile != kNone && std::find(aliased.begin(), aliased.end(), tile) != aliased.end()) {
         fns_[static_cast<size_t>(id)](ex_, in);
-        if (!ex_.storage.redirect(in.result) || !ex_.storage.redirect(in.result)->buf->read_only)
+        if (!ex_.storage.redirect(tile) || !ex_.storage.redirect(tile)->buf->read_only)
           throw Decline{};
         continue;
       }

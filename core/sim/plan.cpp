@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_set>
 
 #include "sim/math_kernels.h"
 
@@ -105,17 +106,25 @@ AccessPattern whole(const Tensor& t) {
 }
 
 // Whether instructions `insts` satisfy StripGroup's conditions; their bytes per partition.
-bool strip_valid(const Kernel& k, const std::vector<const Instruction*>& insts, int64_t rows,
-                 int64_t& row_bytes) {
+// The identity patterns of the tensors instructions define (strip_valid reads them often).
+std::vector<AccessPattern> wholes(const Kernel& k) {
+  std::vector<AccessPattern> w(k.tensors().size());
+  for (const Instruction& in : k.instructions())
+    if (in.result != kNone) w[static_cast<size_t>(in.result)] = whole(k.tensor(in.result));
+  return w;
+}
+
+bool strip_valid(const Kernel& k, const std::vector<AccessPattern>& whole_of,
+                 const std::vector<const Instruction*>& insts, int64_t rows, int64_t& row_bytes) {
   struct Access {
-    AccessPattern ap;
+    const AccessPattern& ap;
     bool write;
     size_t rank;
   };
   std::vector<Access> acc;
   for (const Instruction* in : insts) {
     const size_t rank = main_shape(k, *in).size();
-    if (in->result != kNone) acc.push_back({whole(k.tensor(in->result)), true, rank});
+    if (in->result != kNone) acc.push_back({whole_of[static_cast<size_t>(in->result)], true, rank});
     for (const Operand& o : in->operands)
       if (!o.is_scalar && o.ap.tensor != kNone) acc.push_back({o.ap, !reads_only(o.role), rank});
   }
@@ -159,19 +168,28 @@ bool identity(const Kernel& k, const AccessPattern& ap) {
   return true;
 }
 
-// For the tile g[n] defines (used by `users` only): the store that is its only other user, when
-// it stores the whole tile into a destination of the same dtype that g[n] .. the store do not
-// otherwise access; kNone otherwise.
+// For the tile g[n] defines (used by `users` only): the store (or dma_copy) that is its only
+// other user — for an ndarray's tile, the only user after the instruction writing it whole —
+// when it stores the whole tile into a destination of the same dtype that g[n] .. the store do
+// not otherwise access; kNone otherwise.
 InstId forward_store(const Kernel& k, const std::vector<const Instruction*>& g, size_t n,
                      const std::vector<InstId>& users) {
   const TensorId t = g[n]->result;
+  auto next_user = [&](size_t from) {
+    while (from < g.size() && std::find(users.begin(), users.end(), g[from]->id) == users.end())
+      ++from;
+    return from;
+  };
+  // The instruction computing the tile: g[n], or the whole write after an ndarray.
+  const size_t w = g[n]->opcode == "ndarray" ? next_user(n + 1) : n;
   // (A reduction may leave positions untouched and re-allocate its result: kept apart.)
-  if (g[n]->opcode == "tensor_reduce") return kNone;
-  size_t m = n + 1;
-  while (m < g.size() && std::find(users.begin(), users.end(), g[m]->id) == users.end()) ++m;
-  if (m == g.size() || g[m]->opcode != "store") return kNone;
+  if (w == g.size() || g[w]->opcode == "tensor_reduce") return kNone;
+  const size_t m = next_user(w + 1);
+  if (m == g.size()) return kNone;
+  if (g[m]->opcode != "store" && (g[m]->opcode != "dma_copy" || attr(*g[m], "dst_rmw_op")))
+    return kNone;
   for (InstId u : users)
-    if (u != g[n]->id && u != g[m]->id) return kNone;
+    if (u != g[n]->id && u != g[w]->id && u != g[m]->id) return kNone;
   const Operand* value = operand(*g[m], "value");
   if (!value) value = operand(*g[m], "src");
   const Operand* dst = operand(*g[m], "dst");
@@ -247,6 +265,7 @@ bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
 }
 
 void plan_strips(const Kernel& k, KernelPlan& p) {
+  const std::vector<AccessPattern> whole_of = wholes(k);
   // Instructions referring to each base tensor (as an operand or as their result).
   std::vector<std::vector<InstId>> users(k.tensors().size());
   for (const Instruction& in : k.instructions()) {
@@ -278,7 +297,7 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
       int64_t row_bytes = 0;
       if (rows > 0 && row_local(k, first)) {
         g.push_back(&first);
-        if (!strip_valid(k, g, rows, row_bytes)) g.clear();
+        if (!strip_valid(k, whole_of, g, rows, row_bytes)) g.clear();
       }
       size_t j = i + (g.empty() ? 1 : 1);
       // (A cap keeps the planning linear in long unrolled bodies.)
@@ -288,7 +307,7 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
         if (rows_of(in) != rows || !row_local(k, in)) break;
         g.push_back(&in);
         int64_t rb = 0;
-        if (!strip_valid(k, g, rows, rb)) {
+        if (!strip_valid(k, whole_of, g, rows, rb)) {
           g.pop_back();
           break;
         }
@@ -335,7 +354,7 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
         }
         // A tile whose one reader is a later store of the whole tile, bit for bit, with
         // nothing between touching the store's destination: it can live in the destination.
-        InstId into = in.opcode == "ndarray" ? kNone : forward_store(k, g, n, u);
+        InstId into = forward_store(k, g, n, u);
         if (into != kNone)
           sg.forward.push_back({t.id, into});
         else
@@ -362,9 +381,17 @@ std::vector<int64_t> main_shape(const Kernel& k, const Instruction& in) {
   return d ? d->ap.tile_shape : std::vector<int64_t>{};
 }
 
+TensorId copy_target(const Kernel& k, const Instruction& in) {
+  if (in.result != kNone) return in.result;
+  if (in.opcode != "dma_copy" || attr(in, "dst_rmw_op")) return kNone;
+  const Operand* dst = operand(in, "dst");
+  return dst && !dst->is_scalar && dst->ap.tensor != kNone && identity(k, dst->ap) ? dst->ap.tensor
+                                                                                   : kNone;
+}
+
 bool reads_only(const std::string& role) {
-  return std::any_of(std::begin(kReadRoles), std::end(kReadRoles),
-                     [&](const char* r) { return role == r; });
+  static const std::unordered_set<std::string> roles(std::begin(kReadRoles), std::end(kReadRoles));
+  return roles.count(role) != 0;
 }
 
 KernelPlan plan_kernel(const Kernel& k) {
@@ -384,15 +411,23 @@ KernelPlan plan_kernel(const Kernel& k) {
   for (TensorId t : k.params())
     if (base_of(k, t) == t && writers[static_cast<size_t>(t)] == 0)
       p.read_only[static_cast<size_t>(t)] = 1;
+  std::vector<uint8_t> allocated(nt, 0); // tiles an ndarray without a fill defines
+  for (const Instruction& in : k.instructions())
+    if (in.opcode == "ndarray" && in.result != kNone && !attr(in, "value"))
+      allocated[static_cast<size_t>(in.result)] = 1;
   p.alias.assign(k.instructions().size(), 0);
   for (const Instruction& in : k.instructions()) {
     const bool copy =
         in.opcode == "load" || in.opcode == "tensor_copy" || in.opcode == "broadcast_to";
-    if (!copy || in.result == kNone) continue;
-    const Tensor& r = k.tensor(in.result);
+    const TensorId tile = copy_target(k, in);
+    if ((!copy && in.opcode != "dma_copy") || tile == kNone) continue;
+    // A dma_copy fills an ndarray's tile: the ndarray and it are its writers.
+    const int own_writers = in.result == kNone ? 2 : 1;
+    if (in.result == kNone && !allocated[static_cast<size_t>(tile)]) continue;
+    const Tensor& r = k.tensor(tile);
     if (r.role != TensorRole::Local || r.alias_of != kNone || r.shape.empty() ||
         !r.constant.empty() || aliased[static_cast<size_t>(r.id)] ||
-        writers[static_cast<size_t>(r.id)] != 1)
+        writers[static_cast<size_t>(r.id)] != own_writers)
       continue;
     const Operand* src = nullptr;
     for (const Operand& o : in.operands)

@@ -3,7 +3,8 @@
 /// without changing any result:
 ///   - which parameters nothing writes (their memory never changes during a run);
 ///   - which copies may alias their source instead of copying it: a load / tensor_copy /
-///     broadcast_to whose result tile only it writes, so that the tile, when its source is such
+///     broadcast_to whose result tile only it writes (or a dma_copy filling an ndarray's tile
+///     that nothing else writes), so that the tile, when its source is such
 ///     a parameter, reads the parameter's memory in place (Storage::Redirect);
 ///   - which runs of instructions may execute a block of partitions at a time (StripGroup).
 /// The run-time half of each decision (an unmasked tile, a source that resolves to read-only
@@ -51,6 +52,10 @@ KernelPlan plan_kernel(const ir::Kernel& k);
 /// Whether an operand role only reads its tensor ("src", "data", "x", ...); any other role
 /// ("dst", "reduce_res", "dst_idx", an unknown one) counts as written.
 bool reads_only(const std::string& role);
+
+/// The tile a copy fills whole: its result, or (the current language) the tensor a dma_copy's
+/// "dst" is the identity view of; kNone otherwise.
+ir::TensorId copy_target(const ir::Kernel& k, const ir::Instruction& in);
 
 /// The shape of the positions an instruction iterates: its result's or "dst" tile (the data
 /// tile for tensor_reduce).

@@ -41,7 +41,8 @@ TEST(AffineJson, forms_spell_kinds_their_own_way) {
             R"({"c":0,"t":[["P",1,2]]})");
   EXPECT_EQ(write(AffineExpr::var({VarKind::ProgramId, 1}, 2), ExprForm::Exchange),
             R"({"const":0,"terms":[{"var":"program_id","id":1,"coeff":2}]})");
-  EXPECT_EQ(write(AffineExpr::var({VarKind::Register, 2}), ExprForm::Wire), R"({"c":0,"t":[["R",2,1]]})");
+  EXPECT_EQ(write(AffineExpr::var({VarKind::Register, 2}), ExprForm::Wire),
+            R"({"c":0,"t":[["R",2,1]]})");
   EXPECT_EQ(write(AffineExpr::var({VarKind::Register, 2}), ExprForm::Exchange),
             R"({"const":0,"terms":[{"var":"register","id":2,"coeff":1}]})");
   EXPECT_THROW(ir::read_affine(util::Json::parse(R"({"c":0,"t":[["Q",0,1]]})"), ExprForm::Wire),

@@ -100,7 +100,8 @@ TEST_F(TraceTest, sim_a_fused_softmax_gives_the_bytes_of_the_whole_tile_run) {
   EXPECT_EQ(plan.groups[0].insts.size(), 10u);
   auto x = values(128 * 3000, 7), g = values(128 * 3000, 8);
   x[5] = std::numeric_limits<float>::quiet_NaN(); // a NaN row, a row of infinities and zeros
-  for (int f = 0; f < 3000; ++f) x[3000 + f] = f % 3 ? -0.0f : std::numeric_limits<float>::infinity();
+  for (int f = 0; f < 3000; ++f)
+    x[3000 + f] = f % 3 ? -0.0f : std::numeric_limits<float>::infinity();
   Result a = run_bytes(fused, {x, g}), b = run_bytes(whole, {x, g});
   EXPECT_EQ(a.out, b.out);
   EXPECT_EQ(a.instructions, b.instructions);

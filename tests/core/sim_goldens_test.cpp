@@ -58,7 +58,8 @@ TEST_P(SimGolden, kernel_matches_numpy_reference) {
     if (x["name"].string() == GetParam()) c = &x;
   ASSERT_NE(c, nullptr);
   const std::string folder = kDir + "/" + GetParam() + "/";
-  std::shared_ptr<const ir::Kernel> k = printer::kernel_from_json(read_text(folder + "kernel.json"));
+  std::shared_ptr<const ir::Kernel> k =
+      printer::kernel_from_json(read_text(folder + "kernel.json"));
   sim::Simulator s(k);
   const auto& inputs = (*c)["inputs"].array();
   ASSERT_EQ(inputs.size(), s.num_inputs());

@@ -1,9 +1,10 @@
 // The simulator's per-kernel plan (sim/plan.h): a load of a parameter nothing writes reads the
 // parameter in place (no copy, no tile storage), and every case where that would change a
 // result copies as before — the parameter is written later, the tile is written again, the
-// tile is masked.
+// tile is masked. The current language's dma_copy into an ndarray's tile likewise.
 #include <cmath>
 
+#include "current_support.h"
 #include "sim/plan.h"
 #include "sim_support.h"
 #include "trace_fixture.h"
@@ -120,4 +121,36 @@ TEST_F(TraceTest, sim_masked_load_of_a_read_only_input_leaves_the_rest_never_wri
   EXPECT_TRUE(std::isnan(r[0][64 * 8]));
   ASSERT_EQ(log.warnings.size(), 1u);
   EXPECT_EQ(log.warnings[0].code, "unwritten-read");
+}
+
+TEST_F(TraceTest, sim_dma_copy_into_a_tile_reads_a_read_only_input_in_place) {
+  // x = ndarray; dma_copy(x <- a); y = x + 1 (tensor_scalar, dst=y); dma_copy(out <- y) — and,
+  // with `again`, x += 1 in place before that: x is then written twice and must be a copy, a
+  // untouched.
+  for (bool again : {false, true}) {
+    curtest::CurrentKernel t;
+    int a = t.param("a", "[128,64]");
+    t.open();
+    int out = t.ndarray("out", "[128,64]", "float32", "shared_hbm");
+    int x = t.ndarray("x", "[128,64]", "float32", "sbuf");
+    t.isa("dma_copy", {{"dst", t.sv_whole(x)}, {"src", t.sv_whole(a)}});
+    if (again)
+      t.isa("tensor_scalar",
+            {{"dst", t.sv_whole(x)}, {"data", t.sv_whole(x)}, {"operand0", t.scalar(1)}},
+            R"({"op0":"add"})");
+    int y = t.ndarray("y", "[128,64]", "float32", "sbuf");
+    t.isa("tensor_scalar",
+          {{"dst", t.sv_whole(y)}, {"data", t.sv_whole(x)}, {"operand0", t.scalar(1)}},
+          R"({"op0":"add"})");
+    t.isa("dma_copy", {{"dst", t.sv_whole(out)}, {"src", t.sv_whole(y)}});
+    auto k = t.finish({out});
+    EXPECT_EQ(sim::plan_kernel(*k).alias[static_cast<size_t>(first(*k, "dma_copy").id)], !again);
+    auto av = simtest::iota_values(128 * 64, 0.5f);
+    std::vector<std::vector<float>> after;
+    auto r = curtest::run(k, {av}, curtest::current_options(), nullptr, &after);
+    for (size_t i = 0; i < av.size(); ++i) {
+      ASSERT_EQ(r[0][i], av[i] + (again ? 2.0f : 1.0f)) << i;
+      ASSERT_EQ(after[0][i], av[i]) << i;
+    }
+  }
 }
