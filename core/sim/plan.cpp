@@ -421,9 +421,13 @@ KernelPlan plan_kernel(const Kernel& k) {
         in.opcode == "load" || in.opcode == "tensor_copy" || in.opcode == "broadcast_to";
     const TensorId tile = copy_target(k, in);
     if ((!copy && in.opcode != "dma_copy") || tile == kNone) continue;
-    // A dma_copy fills an ndarray's tile: the ndarray and it are its writers.
+    // A dma_copy fills an ndarray's on-chip tile (never an HBM tensor, whose bytes are the
+    // output): the ndarray and it are its writers.
     const int own_writers = in.result == kNone ? 2 : 1;
-    if (in.result == kNone && !allocated[static_cast<size_t>(tile)]) continue;
+    if (in.result == kNone &&
+        (!allocated[static_cast<size_t>(tile)] ||
+         (k.tensor(tile).memory() != Memory::SBUF && k.tensor(tile).memory() != Memory::PSUM)))
+      continue;
     const Tensor& r = k.tensor(tile);
     if (r.role != TensorRole::Local || r.alias_of != kNone || r.shape.empty() ||
         !r.constant.empty() || aliased[static_cast<size_t>(r.id)] ||

@@ -154,3 +154,18 @@ TEST_F(TraceTest, sim_dma_copy_into_a_tile_reads_a_read_only_input_in_place) {
     }
   }
 }
+
+TEST_F(TraceTest, sim_dma_copy_into_an_output_copies) {
+  // t = ndarray (sbuf); dma_copy(t <- a); dma_copy(out <- t): t may read a in place, but out is
+  // the kernel's output and gets the bytes.
+  curtest::CurrentKernel t;
+  int a = t.param("a", "[2,3]");
+  t.open();
+  int out = t.ndarray("out", "[2,3]", "float32", "shared_hbm");
+  int x = t.ndarray("x", "[2,3]", "float32", "sbuf");
+  t.isa("dma_copy", {{"dst", t.sv_whole(x)}, {"src", t.sv_whole(a)}});
+  t.isa("dma_copy", {{"dst", t.sv_whole(out)}, {"src", t.sv_whole(x)}});
+  auto k = t.finish({out});
+  auto r = curtest::run(k, {{1, 2, 3, 4, 5, 6}}, curtest::current_options());
+  EXPECT_EQ(r[0], (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
