@@ -56,6 +56,39 @@ bool disjoint(std::vector<Access>& ws, int64_t rows) {
   return true;
 }
 
+// Whether view b continues view a by `width` columns: the same rows of the same memory, the
+// next `width` columns (or, along a broadcast axis, the same ones).
+bool next_to(const View& a, const View& b, int64_t width) {
+  return a.buf == b.buf && a.dtype == b.dtype && a.esize == b.esize && a.rank == 2 && b.rank == 2 &&
+         !a.ind && !b.ind && a.stride[0] == b.stride[0] && a.stride[1] == b.stride[1] &&
+         b.origin == a.origin + width * a.stride[1];
+}
+
+bool next_source(const Source& a, const Source& b, int64_t width) {
+  if (a.scalar || b.scalar) return a.scalar && b.scalar && a.value == b.value;
+  return next_to(a.view, b.view, width);
+}
+
+// Whether iteration b's steps are iteration a's on the next column tile: then both run as one
+// step twice as wide (every step element-wise: no reduction, whose fold would change).
+bool continues(const std::vector<FusedStep>& a, const std::vector<FusedStep>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const FusedStep &x = a[i], &y = b[i];
+    if (x.kind == Kind::Reduce || y.kind != x.kind || y.width != x.width || y.phase != x.phase ||
+        y.op0 != x.op0 || y.op1 != x.op1 || y.r0 != x.r0 || y.r1 != x.r1 || y.scaled != x.scaled ||
+        y.biased != x.biased || y.bits != x.bits || y.skip != x.skip || y.fn != x.fn)
+      return false;
+    const int64_t w = x.width;
+    if (!next_to(x.out, y.out, w) || !next_to(x.a, y.a, w)) return false;
+    if (x.kind == Kind::Binary && !next_to(x.b, y.b, w)) return false;
+    if ((x.kind == Kind::TwoOps || x.kind == Kind::Activation) &&
+        (!next_source(x.s0, y.s0, w) || !next_source(x.s1, y.s1, w)))
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 const StripGroup* Interpreter::loop_group(const Region& r) const {
@@ -181,14 +214,26 @@ bool Interpreter::fuse_batch(const std::vector<const StripGroup*>& gs,
     }
     i = j;
   }
-  // Partition by partition, iteration by iteration.
+  // Iterations whose steps continue the previous iteration's on the next column tile run as
+  // one step as wide as all of them: a row of 128 such 512-column tiles is one run of 65536.
+  std::vector<int64_t> spans; // the first iteration of each
+  for (int64_t k = 0; k < n; ++k) {
+    auto& steps = loop_steps_[static_cast<size_t>(k)];
+    if (k > 0 && continues(loop_steps_[static_cast<size_t>(k) - 1], steps)) {
+      auto& head = loop_steps_[static_cast<size_t>(spans.back())];
+      for (size_t i = 0; i < steps.size(); ++i) head[i].width += steps[i].width;
+      continue; // (iteration k keeps its own steps, which its successor is compared with)
+    }
+    spans.push_back(k);
+  }
+  // Partition by partition, iteration (or span of iterations) by iteration.
   std::vector<int64_t> seq(static_cast<size_t>(n) + 1, ex_.seq);
   for (int64_t k = 0; k < n; ++k)
     seq[static_cast<size_t>(k) + 1] =
         seq[static_cast<size_t>(k)] +
         static_cast<int64_t>(gs[static_cast<size_t>(k)]->insts.size());
   for (int64_t p = 0; p < rows; ++p)
-    for (int64_t k = 0; k < n; ++k)
+    for (int64_t k : spans)
       fused_row(loop_steps_[static_cast<size_t>(k)], p, seq[static_cast<size_t>(k)]);
   ex_.log.instructions += seq.back() - seq.front();
   ex_.seq = seq.back();
