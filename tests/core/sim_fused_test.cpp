@@ -18,36 +18,10 @@ using simtest::KernelUnderTest;
 
 namespace {
 
-const char* kEverywhere =
-    R"("mask":[{"lhs":{"c":0,"t":[["A",0,1]],"shape":[128,1]},"op":"<","rhs":{"c":128}}])";
-
-struct Result {
-  std::vector<uint8_t> out;
-  int64_t bytes_moved = 0, instructions = 0;
-  size_t warnings = 0;
-};
-
-Result run_bytes(std::shared_ptr<const ir::Kernel> k, const std::vector<std::vector<float>>& in) {
-  sim::Simulator s(k);
-  for (size_t i = 0; i < in.size(); ++i) std::memcpy(s.input(i), in[i].data(), in[i].size() * 4);
-  s.run();
-  Result r;
-  for (size_t o = 0; o < s.num_outputs(); ++o)
-    r.out.insert(r.out.end(), s.output(o), s.output(o) + s.output_nbytes(o));
-  r.bytes_moved = s.log().bytes_moved;
-  r.instructions = s.log().instructions;
-  r.warnings = s.log().warnings.size();
-  return r;
-}
-
-std::vector<float> values(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  for (float& x : v) {
-    seed = seed * 1664525u + 1013904223u;
-    x = static_cast<float>(static_cast<int32_t>(seed)) / 2.0e8f;
-  }
-  return v;
-}
+using simtest::run_bytes;
+using simtest::RunBytes;
+const char* const kEverywhere = simtest::kMaskEverywhere;
+auto values = simtest::lcg_values;
 
 // Softmax rows of x [128, 3000] (a row of two whole chunks and a part), then
 // y = softmax * g + 0.25 through tensor_scalar, stored; `mask` on every instruction, or none.
@@ -102,7 +76,7 @@ TEST_F(TraceTest, sim_a_fused_softmax_gives_the_bytes_of_the_whole_tile_run) {
   x[5] = std::numeric_limits<float>::quiet_NaN(); // a NaN row, a row of infinities and zeros
   for (int f = 0; f < 3000; ++f)
     x[3000 + f] = f % 3 ? -0.0f : std::numeric_limits<float>::infinity();
-  Result a = run_bytes(fused, {x, g}), b = run_bytes(whole, {x, g});
+  RunBytes a = run_bytes(fused, {x, g}), b = run_bytes(whole, {x, g});
   EXPECT_EQ(a.out, b.out);
   EXPECT_EQ(a.instructions, b.instructions);
   EXPECT_EQ(a.warnings, 0u);
@@ -140,7 +114,7 @@ TEST_F(TraceTest, sim_a_fused_read_of_another_view_of_a_write_waits_for_the_whol
   ASSERT_EQ(plan.groups.size(), 1u);
   EXPECT_TRUE(plan.groups[0].fuse);
   auto xv = values(128 * 2048, 3), yv = values(128 * 4096, 4);
-  Result a = run_bytes(fused, {xv, yv}), b = run_bytes(whole, {xv, yv});
+  RunBytes a = run_bytes(fused, {xv, yv}), b = run_bytes(whole, {xv, yv});
   EXPECT_EQ(a.out, b.out);
   std::vector<float> out(128 * 2048);
   std::memcpy(out.data(), a.out.data(), out.size() * 4);

@@ -16,37 +16,10 @@ using simtest::KernelUnderTest;
 
 namespace {
 
-const char* kEverywhere =
-    R"("mask":[{"lhs":{"c":0,"t":[["A",0,1]],"shape":[128,1]},"op":"<","rhs":{"c":128}}])";
-
-struct Result {
-  std::vector<uint8_t> out;
-  int64_t bytes_moved = 0, instructions = 0, interleaved = 0;
-  std::vector<std::string> warnings;
-};
-
-Result run_bytes(std::shared_ptr<const ir::Kernel> k, const std::vector<std::vector<float>>& in) {
-  sim::Simulator s(k);
-  for (size_t i = 0; i < in.size(); ++i) std::memcpy(s.input(i), in[i].data(), in[i].size() * 4);
-  s.run();
-  Result r;
-  for (size_t o = 0; o < s.num_outputs(); ++o)
-    r.out.insert(r.out.end(), s.output(o), s.output(o) + s.output_nbytes(o));
-  r.bytes_moved = s.log().bytes_moved;
-  r.instructions = s.log().instructions;
-  r.interleaved = s.log().interleaved_iterations;
-  for (const sim::RunWarning& w : s.log().warnings) r.warnings.push_back(w.text);
-  return r;
-}
-
-std::vector<float> values(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  for (float& x : v) {
-    seed = seed * 1664525u + 1013904223u;
-    x = static_cast<float>(static_cast<int32_t>(seed)) / 2.0e8f;
-  }
-  return v;
-}
+using simtest::run_bytes;
+using simtest::RunBytes;
+const char* const kEverywhere = simtest::kMaskEverywhere;
+auto values = simtest::lcg_values;
 
 // Columns [offset + step * L, offset + step * L + width) of loop axis `axis` (all partitions).
 std::string cols(int axis, int64_t step, int64_t width, int64_t offset = 0) {
@@ -85,10 +58,10 @@ std::shared_ptr<const ir::Kernel> tile_add(const std::string& mask, int64_t trip
   return t.finish(sums ? std::vector<int>{out, sum} : std::vector<int>{out});
 }
 
-void expect_same(const Result& a, const Result& b) {
+void expect_same(const RunBytes& a, const RunBytes& b) {
   EXPECT_EQ(a.out, b.out);
   EXPECT_EQ(a.instructions, b.instructions);
-  EXPECT_EQ(a.warnings, b.warnings);
+  EXPECT_EQ(a.warning_texts, b.warning_texts);
 }
 
 } // namespace
@@ -96,12 +69,12 @@ void expect_same(const Result& a, const Result& b) {
 TEST_F(TraceTest, sim_a_tile_loop_runs_partition_by_partition_across_its_iterations) {
   for (bool sums : {false, true}) {
     auto x = values(128 * 16 * 512, 1), y = values(128 * 16 * 512, 2);
-    Result a = run_bytes(tile_add("", 16, 512, 512, sums), {x, y});
-    Result b = run_bytes(tile_add(kEverywhere, 16, 512, 512, sums), {x, y});
+    RunBytes a = run_bytes(tile_add("", 16, 512, 512, sums), {x, y});
+    RunBytes b = run_bytes(tile_add(kEverywhere, 16, 512, 512, sums), {x, y});
     expect_same(a, b);
     EXPECT_EQ(a.interleaved, 16);
     EXPECT_EQ(b.interleaved, 0);
-    EXPECT_TRUE(a.warnings.empty());
+    EXPECT_EQ(a.warnings, 0u);
     // x and y read where they are, the sum written where the store puts it: 12 bytes an
     // element (and 4 a row per block for the sums).
     EXPECT_EQ(a.bytes_moved, 128 * 16 * 512 * 12 + (sums ? 128 * 16 * 4 : 0));
@@ -114,8 +87,8 @@ TEST_F(TraceTest, sim_a_tile_loop_runs_partition_by_partition_across_its_iterati
 TEST_F(TraceTest, sim_a_loop_of_more_iterations_than_a_batch_interleaves_them_all) {
   // 300 iterations of four steps: batches of 128, 128 and 44 iterations.
   auto x = values(128 * 300 * 8, 3), y = values(128 * 300 * 8, 4);
-  Result a = run_bytes(tile_add("", 300, 8, 8), {x, y});
-  Result b = run_bytes(tile_add(kEverywhere, 300, 8, 8), {x, y});
+  RunBytes a = run_bytes(tile_add("", 300, 8, 8), {x, y});
+  RunBytes b = run_bytes(tile_add(kEverywhere, 300, 8, 8), {x, y});
   expect_same(a, b);
   EXPECT_EQ(a.interleaved, 300);
 }
@@ -125,8 +98,8 @@ TEST_F(TraceTest, sim_iterations_writing_the_same_memory_run_in_order) {
   // columns half of which the next iteration stores again.
   for (int64_t step : {0, 256}) {
     auto x = values(128 * 8 * 512, 5), y = values(128 * 8 * 512, 6);
-    Result a = run_bytes(tile_add("", 8, 512, step), {x, y});
-    Result b = run_bytes(tile_add(kEverywhere, 8, 512, step), {x, y});
+    RunBytes a = run_bytes(tile_add("", 8, 512, step), {x, y});
+    RunBytes b = run_bytes(tile_add(kEverywhere, 8, 512, step), {x, y});
     expect_same(a, b);
     EXPECT_EQ(a.interleaved, 0) << step;
     std::vector<float> out(128 * 8 * 512);
@@ -207,11 +180,11 @@ TEST_F(TraceTest, sim_a_loop_reading_memory_not_all_written_runs_in_order) {
     return t.finish({out});
   };
   auto xv = values(128 * 4096, 9);
-  Result a = run_bytes(kernel(""), {xv}), b = run_bytes(kernel(kEverywhere), {xv});
+  RunBytes a = run_bytes(kernel(""), {xv}), b = run_bytes(kernel(kEverywhere), {xv});
   expect_same(a, b);
   EXPECT_EQ(a.interleaved, 0);
-  ASSERT_EQ(a.warnings.size(), 1u);
-  EXPECT_NE(a.warnings[0].find("k.py:30:"), std::string::npos) << a.warnings[0];
+  ASSERT_EQ(a.warnings, 1u);
+  EXPECT_NE(a.warning_texts[0].find("k.py:30:"), std::string::npos) << a.warning_texts[0];
 }
 
 namespace {

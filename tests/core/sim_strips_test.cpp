@@ -15,36 +15,12 @@ using simtest::KernelUnderTest;
 
 namespace {
 
-const char* kEverywhere =
-    R"("mask":[{"lhs":{"c":0,"t":[["A",0,1]],"shape":[128,1]},"op":"<","rhs":{"c":128}}])";
-
-struct Result {
-  std::vector<uint8_t> out;
-  int64_t peak = 0, instructions = 0;
-  size_t warnings = 0;
-};
-
-Result run_bytes(std::shared_ptr<const ir::Kernel> k, const std::vector<float>& x) {
-  sim::Simulator s(k);
-  std::memcpy(s.input(0), x.data(), x.size() * 4);
-  s.run();
-  Result r;
-  for (size_t o = 0; o < s.num_outputs(); ++o)
-    r.out.insert(r.out.end(), s.output(o), s.output(o) + s.output_nbytes(o));
-  r.peak = s.peak_bytes();
-  r.instructions = s.log().instructions;
-  r.warnings = s.log().warnings.size();
-  return r;
-}
+using simtest::run_bytes;
+using simtest::RunBytes;
+const char* const kEverywhere = simtest::kMaskEverywhere;
 
 std::vector<float> values(size_t n) {
-  std::vector<float> v(n);
-  uint32_t s = 99;
-  for (float& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<float>(static_cast<int32_t>(s)) / 2.0e8f;
-  }
-  return v;
+  return simtest::lcg_values(n, 99);
 }
 
 // Row softmax of x [128, 2048] (max, subtract, exp, sum, divide, store), then the row maxima
@@ -80,7 +56,7 @@ TEST_F(TraceTest, sim_softmax_in_strips_gives_the_bytes_of_the_whole_tile_run) {
   EXPECT_EQ(plan.groups[0].local.size(), 4u);   // x's tile, sh, e, the sums (mx is read later)
   ASSERT_EQ(plan.groups[0].forward.size(), 1u); // r lives in out: its store copies onto itself
   auto x = values(128 * 2048);
-  Result a = run_bytes(strips, x), b = run_bytes(whole, x);
+  RunBytes a = run_bytes(strips, {x}), b = run_bytes(whole, {x});
   EXPECT_EQ(a.out, b.out);
   EXPECT_EQ(a.instructions, b.instructions);
   EXPECT_EQ(a.warnings, 0u); // the row maxima were fully written: no never-written reads

@@ -130,4 +130,46 @@ inline std::vector<float> iota_values(size_t n, float scale = 1.0f, float offset
   return v;
 }
 
+/// A mask holding on every partition of a 128-row tile: the same kernel with it on every
+/// instruction stays on the ordinary path (no strips, no fusion, no interleaved loops), the
+/// reference the fast paths' bytes are compared with.
+inline const char* const kMaskEverywhere =
+    R"("mask":[{"lhs":{"c":0,"t":[["A",0,1]],"shape":[128,1]},"op":"<","rhs":{"c":128}}])";
+
+/// A run's outputs as bytes, and what its log and storage counted.
+struct RunBytes {
+  std::vector<uint8_t> out;
+  int64_t peak = 0, bytes_moved = 0, instructions = 0, interleaved = 0;
+  size_t warnings = 0;
+  std::vector<std::string> warning_texts;
+};
+
+/// Runs `k` on fp32 inputs copied byte for byte into its parameters.
+inline RunBytes run_bytes(std::shared_ptr<const ir::Kernel> k,
+                          const std::vector<std::vector<float>>& in) {
+  sim::Simulator s(k);
+  for (size_t i = 0; i < in.size(); ++i) std::memcpy(s.input(i), in[i].data(), in[i].size() * 4);
+  s.run();
+  RunBytes r;
+  for (size_t o = 0; o < s.num_outputs(); ++o)
+    r.out.insert(r.out.end(), s.output(o), s.output(o) + s.output_nbytes(o));
+  r.peak = s.peak_bytes();
+  r.bytes_moved = s.log().bytes_moved;
+  r.instructions = s.log().instructions;
+  r.interleaved = s.log().interleaved_iterations;
+  r.warnings = s.log().warnings.size();
+  for (const sim::RunWarning& w : s.log().warnings) r.warning_texts.push_back(w.text);
+  return r;
+}
+
+/// n pseudo-random fp32 values in about [-10.7, 10.7] from a linear congruential `seed`.
+inline std::vector<float> lcg_values(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  for (float& x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<float>(static_cast<int32_t>(seed)) / 2.0e8f;
+  }
+  return v;
+}
+
 } // namespace simtest
