@@ -93,7 +93,7 @@ void two_ops(Exec& ex, const Instruction& in, bool reduce) {
   }
   PartitionReduce red(ex, in, PartitionReduce::Mode::Row, "add");
   bool reducing = reduce && red.active();
-  float a[kChunk], tmp[kChunk];
+  float a[kChunk], tmp[kChunk], tmp1[kChunk];
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     for (int64_t c = 0; c < n; c += kChunk) {
       int64_t m = std::min(kChunk, n - c);
@@ -101,8 +101,10 @@ void two_ops(Exec& ex, const Instruction& in, bool reduce) {
           out_f32(out, {&data, s0.scalar ? nullptr : &s0.view, s1.scalar ? nullptr : &s1.view}, pos,
                   lo + c, a);
       const float* in = in_f32(ex, data, pos, lo + c, m, po);
-      apply_op(ex, op0, s0, r0, in, po, pos, lo + c, m, tmp);
-      if (op1 != Alu::Bypass) apply_op(ex, op1, s1, r1, po, po, pos, lo + c, m, tmp);
+      if (!apply_pair(ex, op0, s0, r0, op1, s1, r1, in, po, pos, lo + c, m, tmp, tmp1)) {
+        apply_op(ex, op0, s0, r0, in, po, pos, lo + c, m, tmp);
+        if (op1 != Alu::Bypass) apply_op(ex, op1, s1, r1, po, po, pos, lo + c, m, tmp);
+      }
       out_done(out, pos, lo + c, m, po, a);
       if (reducing) red.add(dom.rank() > 1 ? pos[0] : 0, po, m);
     }

@@ -46,6 +46,34 @@ inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, const floa
     alu_f32(op, a, b, o, n);
 }
 
+/// Source `s` over the run: a constant (an immediate or a (P, 1) column) into `v` and null, or
+/// the run's values (in place when contiguous fp32, else read into `tmp`).
+inline const float* source_run(Exec& ex, const Source& s, const int64_t* pos, int64_t lo, int64_t n,
+                               float* tmp, float& v) {
+  if (s.scalar) {
+    v = s.value;
+    return nullptr;
+  }
+  if (!s.view.ind && s.view.inner_stride() == 0) {
+    read_f32(s.view, pos, lo, 1, &v, ex);
+    return nullptr;
+  }
+  return in_f32(ex, s.view, pos, lo, n, tmp);
+}
+
+/// apply_op(op0, s0, r0) then apply_op(op1, s1, r1) as one pass (alu_pair_f32, the same bits)
+/// when both operators are covered; false, with nothing done, otherwise. `o` may be `a`; tmp0 /
+/// tmp1 are the operands' scratch (neither `a` nor `o`).
+inline bool apply_pair(Exec& ex, Alu op0, const Source& s0, bool r0, Alu op1, const Source& s1,
+                       bool r1, const float* a, float* o, const int64_t* pos, int64_t lo, int64_t n,
+                       float* tmp0, float* tmp1) {
+  if (!alu_pair_covered(op0, op1)) return false;
+  float y = 0, z = 0;
+  const float* yp = source_run(ex, s0, pos, lo, n, tmp0, y);
+  const float* zp = source_run(ex, s1, pos, lo, n, tmp1, z);
+  return alu_pair_f32(op0, r0, op1, r1, a, yp, y, zp, z, o, n);
+}
+
 /// acc folded with v[0..n) by `op` (tensor_reduce's order: eight interleaved lanes for add,
 /// maximum and minimum, then the lanes in order, then the tail; exec_reduce.cpp).
 float fold_run(Alu op, float acc, const float* v, int64_t n);

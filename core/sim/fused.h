@@ -26,6 +26,15 @@ struct FusedStep {
   bool bits = false, skip = false; // copies: bit for bit; onto itself (a forwarded tile)
   Act fn = Act::Copy;
   float acc = 0;
+  // Chains (interpreter_fused.cpp merge_chains): a tensor_tensor whose result, a row buffer,
+  // only the next tensor_tensor reads is `merged` (it runs as part of that one); the next one's
+  // `chain` says which of its operands that result is (1: a, 2: b), and ca, cb, cop, cin are
+  // the merged step's operands, operator and instruction.
+  bool merged = false;
+  int chain = 0;
+  View ca, cb;
+  Alu cop = Alu::Add;
+  const ir::Instruction* cin = nullptr;
 };
 
 /// Clears the partition window and a group's strip redirects however its run ends.

@@ -12,6 +12,7 @@
 // what a reduction of its phase produces, starts a new phase: phases run one after the other
 // on a partition, so each reads only what is complete.
 #include <algorithm>
+#include <array>
 
 #include "sim/exec_util.h"
 #include "sim/fused.h"
@@ -47,6 +48,47 @@ Alu alu_of(Exec& ex, const Instruction& in, const char* key) {
   return *op;
 }
 
+// The views step s reads.
+std::array<const View*, 4> reads_of(const Step& s) {
+  return {&s.a, s.kind == Kind::Binary ? &s.b : nullptr, s.s0.scalar ? nullptr : &s.s0.view,
+          s.s1.scalar ? nullptr : &s.s1.view};
+}
+
+// Chains of two tensor_tensor steps, the first's result a row buffer (one of `rowbufs`) of
+// fp32 that the next step, of the same phase and width, reads through the same view and no
+// other step accesses: the next step computes both operators in one pass (alu_pair_f32) and
+// the first runs as part of it, its row buffer left unwritten. Nothing else changes in the
+// steps, so the loop checks (fuse_batch) still see every access.
+void merge_chains(std::vector<Step>& steps, const std::vector<const Buffer*>& rowbufs) {
+  for (size_t i = 0; i + 1 < steps.size(); ++i) {
+    Step &x = steps[i], &y = steps[i + 1];
+    const Buffer* t = x.out.buf;
+    if (x.kind != Kind::Binary || y.kind != Kind::Binary || x.chain != 0 || x.phase != y.phase ||
+        x.width != y.width || !alu_pair_covered(x.op0, y.op0) ||
+        std::find(rowbufs.begin(), rowbufs.end(), t) == rowbufs.end() ||
+        t->dtype != DType::Float32 || x.out.dtype != DType::Float32 || x.out.esize != 4)
+      continue;
+    const int chain = same_view(y.a, x.out) ? 1 : same_view(y.b, x.out) ? 2 : 0;
+    if (chain == 0 || (chain == 1 ? y.b : y.a).buf == t || x.a.buf == t || x.b.buf == t ||
+        y.out.buf == t)
+      continue;
+    bool alone = true; // no other step accesses the row buffer
+    for (size_t j = 0; j < steps.size() && alone; ++j) {
+      if (j == i || j == i + 1) continue;
+      if (steps[j].out.buf == t) alone = false;
+      for (const View* v : reads_of(steps[j]))
+        if (v && v->buf == t) alone = false;
+    }
+    if (!alone) continue;
+    x.merged = true;
+    y.chain = chain;
+    y.ca = x.a;
+    y.cb = x.b;
+    y.cop = x.op0;
+    y.cin = x.in;
+  }
+}
+
 // One chunk [c, c + m) of partition pos[0] of step s (the executors' loop bodies).
 void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
   float t0[kChunk], t1[kChunk], t2[kChunk];
@@ -64,6 +106,25 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
     }
     return;
   case Kind::Binary: {
+    if (s.merged) return; // the next step computes it
+    if (s.chain != 0) {
+      // The merged step's operands, read as that step (its line, its sequence number).
+      const Instruction* cur = ex.cur;
+      const int64_t seq = ex.seq;
+      ex.cur = s.cin;
+      ex.seq = seq - 1;
+      const float* px = in_f32(ex, s.ca, pos, c, m, t0);
+      const float* py = in_f32(ex, s.cb, pos, c, m, t1);
+      ex.cur = cur;
+      ex.seq = seq;
+      const View& z = s.chain == 1 ? s.b : s.a;
+      const float* pz = in_f32(ex, z, pos, c, m, t2);
+      float t3[kChunk];
+      float* po = out_f32(s.out, {&s.ca, &s.cb, &z}, pos, c, t3);
+      alu_pair_f32(s.cop, false, s.op0, s.chain == 2, px, py, 0, pz, 0, po, m);
+      out_done(s.out, pos, c, m, po, t3);
+      return;
+    }
     const float* pa = in_f32(ex, s.a, pos, c, m, t0);
     const float* pb = in_f32(ex, s.b, pos, c, m, t1);
     float* po = out_f32(s.out, {&s.a, &s.b}, pos, c, t2);
@@ -76,8 +137,10 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
         s.out, {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view}, pos,
         c, t0);
     const float* x = in_f32(ex, s.a, pos, c, m, po);
-    apply_op(ex, s.op0, s.s0, s.r0, x, po, pos, c, m, t1);
-    if (s.op1 != Alu::Bypass) apply_op(ex, s.op1, s.s1, s.r1, po, po, pos, c, m, t1);
+    if (!apply_pair(ex, s.op0, s.s0, s.r0, s.op1, s.s1, s.r1, x, po, pos, c, m, t1, t2)) {
+      apply_op(ex, s.op0, s.s0, s.r0, x, po, pos, c, m, t1);
+      if (s.op1 != Alu::Bypass) apply_op(ex, s.op1, s.s1, s.r1, po, po, pos, c, m, t1);
+    }
     out_done(s.out, pos, c, m, po, t0);
     return;
   }
@@ -264,6 +327,7 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
     for (TensorId t : g.local) ex_.storage.clear_strip(t);
     return false;
   }
+  merge_chains(steps, rowbufs);
   return true;
 }
 

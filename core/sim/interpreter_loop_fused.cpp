@@ -77,11 +77,13 @@ bool continues(const std::vector<FusedStep>& a, const std::vector<FusedStep>& b)
     const FusedStep &x = a[i], &y = b[i];
     if (x.kind == Kind::Reduce || y.kind != x.kind || y.width != x.width || y.phase != x.phase ||
         y.op0 != x.op0 || y.op1 != x.op1 || y.r0 != x.r0 || y.r1 != x.r1 || y.scaled != x.scaled ||
-        y.biased != x.biased || y.bits != x.bits || y.skip != x.skip || y.fn != x.fn)
+        y.biased != x.biased || y.bits != x.bits || y.skip != x.skip || y.fn != x.fn ||
+        y.merged != x.merged || y.chain != x.chain || y.cop != x.cop)
       return false;
     const int64_t w = x.width;
     if (!next_to(x.out, y.out, w) || !next_to(x.a, y.a, w)) return false;
     if (x.kind == Kind::Binary && !next_to(x.b, y.b, w)) return false;
+    if (x.chain != 0 && (!next_to(x.ca, y.ca, w) || !next_to(x.cb, y.cb, w))) return false;
     if ((x.kind == Kind::TwoOps || x.kind == Kind::Activation) &&
         (!next_source(x.s0, y.s0, w) || !next_source(x.s1, y.s1, w)))
       return false;

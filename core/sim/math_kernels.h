@@ -27,6 +27,15 @@ float alu_identity(Alu op);
 void alu_f32(Alu op, const float* a, const float* b, float* out, int64_t n);
 /// out[i] = a[i] op s (or s op a[i] when `reverse`).
 void alu_f32_scalar(Alu op, const float* a, float s, bool reverse, float* out, int64_t n);
+/// Whether alu_pair_f32 covers the operators a then b (add, subtract, multiply, divide,
+/// maximum, minimum).
+bool alu_pair_covered(Alu a, Alu b);
+/// Two operators in one pass (alu_pairs.cpp): o[i] = B(A(a[i], y[i]), z[i]), with A's operands
+/// swapped when `ra` (A(y[i], a[i])) and B's when `rb` (B(z[i], ...)); y[i] is yp[i], or ys when
+/// yp is null, z likewise. The bits of alu_f32 / alu_f32_scalar run one after the other. `o`
+/// may be `a`, `yp` or `zp`. False (nothing written) when the operators are not covered.
+bool alu_pair_f32(Alu A, bool ra, Alu B, bool rb, const float* a, const float* yp, float ys,
+                  const float* zp, float zs, float* o, int64_t n);
 /// One fp32 operation (reductions and scans).
 float alu_one(Alu op, float a, float b);
 /// The integer (bit-pattern) form: bitvec operators and GpSimd integer arithmetic.
