@@ -306,3 +306,41 @@ TEST_F(TraceTest, sim_activation_exp_of_a_scale_column_gives_the_bytes_of_two_pa
         want);
   }
 }
+
+TEST_F(TraceTest, sim_a_tile_loop_of_chains_runs_interleaved_with_the_bytes_of_each_step) {
+  // out[:, block j] = x[:, block j] * g[:, block j] - b[:, block j] over 6 blocks 700 wide:
+  // the loop interleaves its iterations (interpreter_loop_fused.cpp), each a merged chain.
+  auto kernel = [](const std::string& mask) {
+    KernelUnderTest t;
+    int x = t.param("x", "[128,4200]"), g = t.param("g", "[128,4200]");
+    int b = t.param("b", "[128,4200]");
+    t.open();
+    int out = t.ndarray("out", "[128,4200]", "float32", "shared_hbm");
+    auto j = t.cg().affine_range(0, 6, 1, ir::AxisType::Affine, "j");
+    const std::string t_ = R"([["L",)" + std::to_string(j.axis) + ",700]]";
+    const std::string block = R"([{"k":"slice"},{"k":"slice","start":{"c":0,"t":)" + t_ +
+                              R"(},"stop":{"c":700,"t":)" + t_ + "}}]";
+    auto v = KernelUnderTest::v;
+    auto load = [&](int p) {
+      return t.call("load", {{"src", KernelUnderTest::view(p, block)}}, mask);
+    };
+    int xt = load(x), gt = load(g), bt = load(b);
+    int w = t.call("multiply", {{"x", v(xt)}, {"y", v(gt)}}, mask);
+    int y = t.call("subtract", {{"x", v(w)}, {"y", v(bt)}}, mask);
+    t.call("store", {{"dst", KernelUnderTest::view(out, block)}, {"value", v(y)}}, mask);
+    j.alloc->close();
+    j.loop->close();
+    return t.finish({out});
+  };
+  std::vector<float> x = awkward(128 * 4200, 31), g = awkward(128 * 4200, 32),
+                     b = awkward(128 * 4200, 33), want(128 * 4200), w(128 * 4200);
+  const int64_t n = static_cast<int64_t>(want.size());
+  sim::alu_f32(Alu::Multiply, x.data(), g.data(), w.data(), n);
+  sim::alu_f32(Alu::Subtract, w.data(), b.data(), want.data(), n);
+  RunBytes f = run_bytes(kernel(""), {x, g, b});
+  RunBytes o = run_bytes(kernel(simtest::kMaskEverywhere), {x, g, b});
+  EXPECT_EQ(f.interleaved, 6);
+  EXPECT_EQ(f.warnings, 0u);
+  EXPECT_EQ(first_difference(f.out.data(), want.data(), n), -1);
+  EXPECT_EQ(first_difference(o.out.data(), want.data(), n), -1);
+}
