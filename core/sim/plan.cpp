@@ -401,7 +401,9 @@ KernelPlan plan_kernel(const Kernel& k) {
   for (const Tensor& t : k.tensors())
     if (t.alias_of != kNone) aliased[static_cast<size_t>(t.alias_of)] = 1;
   for (const Instruction& in : k.instructions()) {
-    if (in.result != kNone) ++writers[static_cast<size_t>(base_of(k, in.result))];
+    // (reshape and view define a view of their source's memory and write nothing.)
+    const bool view = in.opcode == "reshape" || in.opcode == "view";
+    if (in.result != kNone && !view) ++writers[static_cast<size_t>(base_of(k, in.result))];
     for (const Operand& o : in.operands)
       if (!o.is_scalar && o.ap.tensor != kNone && !reads_only(o.role))
         ++writers[static_cast<size_t>(base_of(k, o.ap.tensor))];
