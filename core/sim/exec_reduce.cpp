@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/bn_stats.h"
 #include "sim/exec.h"
 #include "sim/exec_util.h"
 #include "sim/simd.h"
@@ -435,72 +436,6 @@ Rows gather_rows(Exec& ex, const Instruction& in) {
   return rows;
 }
 
-// (count, mean, variance·count) of the elements of `v` (n of them) at even, then odd,
-// positions, `stride` apart: count and sum in order, then the squared deviations in order.
-void bn_stats_row(const float* v, int64_t n, float* out) {
-  for (int parity = 0; parity < 2; ++parity) {
-    float count = 0, sum = 0;
-    for (int64_t i = parity; i < n; i += 2) count += 1, sum += v[i];
-    float mean = count > 0 ? sum / count : 0.0f, m2 = 0;
-    for (int64_t i = parity; i < n; i += 2) {
-      float dlt = v[i] - mean;
-      m2 += dlt * dlt;
-    }
-    out[parity * 3 + 0] = count;
-    out[parity * 3 + 1] = mean;
-    out[parity * 3 + 2] = m2;
-  }
-}
-
-// bn_stats_row of four rows side by side (out[r]: row r's six values), each row's sums and
-// squared deviations in its own order, so the same values; the eight chains (row, parity) are
-// independent, which the one-row form leaves the processor waiting on. A count is exact while
-// it stays below 2^24 (where counting by ones stops growing): larger rows take the one-row form.
-void bn_stats_rows4(const float* const v[4], int64_t n, float* const out[4]) {
-  if (n >= (int64_t{1} << 24)) {
-    for (int r = 0; r < 4; ++r) bn_stats_row(v[r], n, out[r]);
-    return;
-  }
-  const float count[2] = {static_cast<float>((n + 1) / 2), static_cast<float>(n / 2)};
-  // Lane r of a vector is row r: four columns of the four rows at a time, transposed, so
-  // that each (row, parity) chain adds its elements one by one in order, as in one row.
-  float sum[2][4], mean[2][4], m2[2][4];
-  F4 c[4], acc0 = splat4(0.0f), acc1 = acc0;
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    transpose4(load4(v[0] + i), load4(v[1] + i), load4(v[2] + i), load4(v[3] + i), c);
-    acc0 += c[0], acc1 += c[1];
-    acc0 += c[2], acc1 += c[3];
-  }
-  for (int r = 0; r < 4; ++r) sum[0][r] = acc0[r], sum[1][r] = acc1[r];
-  for (int64_t j = i; j < n; ++j)
-    for (int r = 0; r < 4; ++r) sum[j & 1][r] += v[r][j];
-  for (int p = 0; p < 2; ++p)
-    for (int r = 0; r < 4; ++r) mean[p][r] = count[p] > 0 ? sum[p][r] / count[p] : 0.0f;
-  const F4 mean0 = {mean[0][0], mean[0][1], mean[0][2], mean[0][3]};
-  const F4 mean1 = {mean[1][0], mean[1][1], mean[1][2], mean[1][3]};
-  acc0 = splat4(0.0f), acc1 = acc0;
-  for (i = 0; i + 4 <= n; i += 4) {
-    transpose4(load4(v[0] + i), load4(v[1] + i), load4(v[2] + i), load4(v[3] + i), c);
-    F4 d0 = c[0] - mean0, d1 = c[1] - mean1;
-    acc0 += d0 * d0, acc1 += d1 * d1;
-    d0 = c[2] - mean0, d1 = c[3] - mean1;
-    acc0 += d0 * d0, acc1 += d1 * d1;
-  }
-  for (int r = 0; r < 4; ++r) m2[0][r] = acc0[r], m2[1][r] = acc1[r];
-  for (int64_t j = i; j < n; ++j)
-    for (int r = 0; r < 4; ++r) {
-      const float d = v[r][j] - mean[j & 1][r];
-      m2[j & 1][r] += d * d;
-    }
-  for (int r = 0; r < 4; ++r)
-    for (int p = 0; p < 2; ++p) {
-      out[r][p * 3 + 0] = count[p];
-      out[r][p * 3 + 1] = mean[p][r];
-      out[r][p * 3 + 2] = m2[p][r];
-    }
-}
-
 // Per partition: (count, mean, variance·count) of the even-indexed and the odd-indexed elements.
 void exec_bn_stats(Exec& ex, const Instruction& in) {
   const Operand& d = ex.need(in, "data");
@@ -513,9 +448,10 @@ void exec_bn_stats(Exec& ex, const Instruction& in) {
       std::vector<uint8_t> touched(acc.size(), s[1] > 0 ? 1 : 0);
       std::vector<float>& row = ex.scratch[0];
       row.resize(static_cast<size_t>(s[1]));
-      // Rows read in place wait in fours (all of one length: whole rows of the tile).
-      const float* wait[4];
-      float* wait_out[4];
+      // Rows read in place wait in sixteens (all of one length: whole rows of the tile); what
+      // is left at the end runs in fours, then one by one.
+      const float* wait[16];
+      float* wait_out[16];
       int waiting = 0;
       dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
         float* o = &acc[static_cast<size_t>(pos[0] * 6)];
@@ -523,7 +459,7 @@ void exec_bn_stats(Exec& ex, const Instruction& in) {
         if (v && n == s[1]) {
           wait[waiting] = v;
           wait_out[waiting++] = o;
-          if (waiting == 4) bn_stats_rows4(wait, n, wait_out), waiting = 0;
+          if (waiting == 16) bn_stats_rows16(wait, n, wait_out), waiting = 0;
           return;
         }
         if (!v) {
@@ -533,7 +469,7 @@ void exec_bn_stats(Exec& ex, const Instruction& in) {
         }
         bn_stats_row(v, n, o);
       });
-      for (int r = 0; r < waiting; ++r) bn_stats_row(wait[r], s[1], wait_out[r]);
+      bn_stats_rows(wait, waiting, s[1], wait_out);
       write_touched(ex, in, acc, touched);
       return;
     }

@@ -58,6 +58,18 @@ inline F4 pmin4(F4 a, F4 b) {
   return select4(b < a, b, a);
 #endif
 }
+/// Two floats of each of two rows, at one column: {a[0], a[1], b[0], b[1]} (two 64-bit loads,
+/// the bits as they are).
+inline F4 load2x2(const float* a, const float* b) {
+  typedef uint64_t U2 __attribute__((vector_size(16)));
+  uint64_t x, y;
+  std::memcpy(&x, a, 8);
+  std::memcpy(&y, b, 8);
+  const U2 d = {x, y};
+  F4 r;
+  std::memcpy(&r, &d, 16);
+  return r;
+}
 /// Columns of the 4 x 4 block whose rows are r0..r3: c[j] = {r0[j], r1[j], r2[j], r3[j]}.
 inline void transpose4(F4 r0, F4 r1, F4 r2, F4 r3, F4 c[4]) {
   const F4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);

@@ -75,9 +75,9 @@ TEST_F(TraceTest, sim_scan_of_a_whole_tile_is_the_row_recurrence) {
 }
 
 TEST_F(TraceTest, sim_bn_stats_of_whole_rows_counts_means_and_squared_deviations_in_order) {
-  // Rows run four at a time: 128 rows, and 7 (a group of four and three left over), of an odd
-  // and an even length.
-  for (auto [P, F] : {std::pair<int, int>{128, 501}, {7, 6}}) {
+  // Rows run sixteen at a time, what is left four at a time, then one by one: 128 rows, 7 (a
+  // four and three), 37 (two sixteens, a four and one) and 21 of length 1; odd and even lengths.
+  for (auto [P, F] : {std::pair<int, int>{128, 501}, {7, 6}, {37, 9}, {21, 1}, {16, 2}}) {
     KernelUnderTest t;
     const std::string shape = "[" + std::to_string(P) + "," + std::to_string(F) + "]";
     int x = t.param("x", shape);
@@ -93,7 +93,7 @@ TEST_F(TraceTest, sim_bn_stats_of_whole_rows_counts_means_and_squared_deviations
       for (int parity = 0; parity < 2; ++parity) {
         float count = 0, sum = 0, m2 = 0;
         for (int f = parity; f < F; f += 2) count += 1, sum += xv[p * F + f];
-        const float mean = sum / count;
+        const float mean = count > 0 ? sum / count : 0.0f; // (an empty odd half: 0)
         for (int f = parity; f < F; f += 2) {
           const float d = xv[p * F + f] - mean;
           m2 += d * d;
