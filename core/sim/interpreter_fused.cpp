@@ -244,7 +244,8 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
         return src;
       };
       const std::string& op = in.opcode;
-      if (op == "load" || op == "store" || op == "tensor_copy" || op == "dma_copy") {
+      if (op == "load" || op == "store" || op == "tensor_copy" || op == "dma_copy" ||
+          op == "broadcast_to") {
         s.kind = Kind::Copy;
         s.a = view(ex_.need(in, op == "store" && ex_.find(in, "value") ? "value" : "src"));
       } else if (op == "tensor_tensor") {

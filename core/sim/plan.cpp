@@ -237,8 +237,9 @@ bool written_first(const Kernel& k, const std::vector<const Instruction*>& g, si
 // along axis 1. The dtypes and strides are checked at run time.
 bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
   static const char* const kOps[] = {
-      "load",       "store",         "tensor_copy",          "tensor_tensor", "tensor_scalar",
-      "activation", "tensor_reduce", "scalar_tensor_tensor", "dma_copy",      "ndarray"};
+      "load",          "store",      "tensor_copy",   "tensor_tensor",
+      "tensor_scalar", "activation", "tensor_reduce", "scalar_tensor_tensor",
+      "dma_copy",      "ndarray",    "broadcast_to"};
   for (const Instruction* in : g) {
     if (std::none_of(std::begin(kOps), std::end(kOps),
                      [&](const char* op) { return in->opcode == op; }))

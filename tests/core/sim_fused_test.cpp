@@ -147,3 +147,46 @@ TEST(SimFold, maximum_and_minimum_in_four_chains_give_the_bits_of_one) {
         }
       }
 }
+
+TEST_F(TraceTest, sim_a_partition_broadcast_of_a_computed_row_joins_a_fused_run) {
+  // y = x * broadcast(2 * g) + x: the broadcast's source is a tile the kernel computed (not
+  // read-only memory, so a copy, not an alias), and the broadcast, the multiply, the add and
+  // the store are one fused run.
+  auto kernel = [](const std::string& mask) {
+    KernelUnderTest t;
+    int x = t.param("x", "[128,3000]"), g = t.param("g", "[1,3000]");
+    t.open();
+    int out = t.ndarray("out", "[128,3000]", "float32", "shared_hbm");
+    auto v = KernelUnderTest::v;
+    int xt = t.call("load", {{"src", v(x)}}, mask);
+    int gt = t.call("load", {{"src", v(g)}});
+    int g2 = t.call("multiply", {{"x", v(gt)}, {"y", R"({"s":2.0})"}});
+    int gb = t.call("broadcast_to", {{"src", v(g2)}},
+                    R"("attrs":{"shape":[128,3000]})" + (mask.empty() ? "" : "," + mask));
+    int p = t.call("multiply", {{"x", v(xt)}, {"y", v(gb)}}, mask);
+    int y = t.call("add", {{"x", v(p)}, {"y", v(xt)}}, mask);
+    t.call("store", {{"dst", v(out)}, {"value", v(y)}}, mask);
+    return t.finish({out});
+  };
+  auto fused = kernel(""), whole = kernel(kEverywhere);
+  sim::KernelPlan plan = sim::plan_kernel(*fused);
+  bool found = false;
+  for (const sim::StripGroup& g : plan.groups)
+    if (fused->inst(g.insts.front()).opcode == "broadcast_to") found = g.fuse;
+  EXPECT_TRUE(found);
+  auto x = values(128 * 3000, 9), g = values(3000, 10);
+  RunBytes a = run_bytes(fused, {x, g}), b = run_bytes(whole, {x, g});
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(a.instructions, b.instructions);
+  // Fused: x read by the multiply and the add and out written, 12 bytes an element (the load
+  // of x aliases, the broadcast and the product are row buffers); the 1-row g2 computed from
+  // gt (read and written once) and read once by the broadcast.
+  const int64_t n = 128 * 3000;
+  EXPECT_EQ(a.bytes_moved, 12 * n + 3 * 4 * 3000);
+  EXPECT_GT(b.bytes_moved, a.bytes_moved);
+  std::vector<float> got(n);
+  std::memcpy(got.data(), a.out.data(), a.out.size());
+  for (int64_t p = 0; p < 128; p += 7)
+    for (int64_t f = 0; f < 3000; f += 13)
+      ASSERT_EQ(got[p * 3000 + f], x[p * 3000 + f] * (2.0f * g[f]) + x[p * 3000 + f]);
+}
