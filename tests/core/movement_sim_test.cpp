@@ -2,7 +2,9 @@
 // the simulator, compared with a reference computed here. Checks that the emitted instructions
 // carry their whole meaning (transposes, aliases, constants, indirect DMA, gathers).
 #include <cmath>
+#include <cstring>
 
+#include "sim/plan.h"
 #include "sim_support.h"
 #include "trace_fixture.h"
 
@@ -109,6 +111,18 @@ TEST_F(TraceTest, sim_reshape_alias_and_partition_broadcast) {
   auto r = simtest::run(k, {xv, gv});
   for (int p = 0; p < 128; ++p)
     for (int f = 0; f < 64; ++f) ASSERT_EQ(r[0][p * 64 + f], xv[p * 64 + f] * gv[f]);
+  // The reshape writes nothing, so g stays read-only, its load aliases it and the broadcast
+  // aliases that (partition stride 0): storage is x, g, out and the product's tile, nothing
+  // for g's load or its broadcast (a 128-row copy of g before).
+  sim::KernelPlan plan = sim::plan_kernel(*k);
+  EXPECT_TRUE(plan.read_only[static_cast<size_t>(k->params()[1])]);
+  for (const ir::Instruction& in : k->instructions())
+    if (in.opcode == "broadcast_to") EXPECT_TRUE(plan.alias[static_cast<size_t>(in.id)]);
+  sim::Simulator sim(k);
+  std::memcpy(sim.input(0), xv.data(), xv.size() * 4);
+  std::memcpy(sim.input(1), gv.data(), gv.size() * 4);
+  sim.run();
+  EXPECT_EQ(sim.peak_bytes(), 3 * 128 * 64 * 4 + 64 * 4);
 }
 
 TEST_F(TraceTest, sim_indirect_rows_are_gathered_scattered_and_added) {
