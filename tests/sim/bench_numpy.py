@@ -46,8 +46,8 @@ def case_elementwise(rng):
     return lambda: x + y
 
 
-def case_copy(rng):
-    x = uniform(rng, (128, 65536))
+def case_copy(rng, cols=65536):
+    x = uniform(rng, (128, cols))
     return lambda: x.copy()
 
 
@@ -126,6 +126,7 @@ CASES = {
     "matmul": (case_matmul, 15),
     "elementwise": (case_elementwise, 15),
     "copy": (case_copy, 15),
+    "copy_large": (lambda rng: case_copy(rng, 262144), 7),
     "softmax": (case_softmax, 200),
     "scan": (case_scan, 3),
     "flash_fwd_4096": (flash(4096), 3),

@@ -161,14 +161,16 @@ std::shared_ptr<const ir::Kernel> softmax_kernel() {
   return b.finish(out);
 }
 
-// out = a over 128 x 65536 fp32, 128 x 512 tiles (load, store per tile): the simulator's copy
-// bandwidth, which the real kernels' floors use.
-std::shared_ptr<const ir::Kernel> copy_kernel() {
-  Builder b("copy_128x65536");
-  int a = b.param("a", "[128,65536]");
+// out = a over 128 x `cols` fp32, 128 x 512 tiles (load, store per tile): the simulator's copy
+// bandwidth, which the real kernels' floors use — at 128 x 65536 (64 MiB of tensors) and at
+// 128 x 262144 (256 MiB, past this machine's last-level cache, as layernorm's tensors are).
+std::shared_ptr<const ir::Kernel> copy_kernel(int64_t cols) {
+  const std::string shape = "[128," + std::to_string(cols) + "]";
+  Builder b("copy_128x" + std::to_string(cols));
+  int a = b.param("a", shape);
   b.open();
-  int out = b.ndarray("out", "[128,65536]", "shared_hbm");
-  auto j = b.cg().affine_range(0, 128, 1, ir::AxisType::Affine, "j");
+  int out = b.ndarray("out", shape, "shared_hbm");
+  auto j = b.cg().affine_range(0, cols / 512, 1, ir::AxisType::Affine, "j");
   std::string items = "[{\"k\":\"slice\"}," + loop_slice(j.axis, 512, 512) + "]";
   int x = b.call("load", R"([["src",)" + Builder::view(a, items) + "]]");
   b.call("store",
@@ -272,7 +274,8 @@ int main(int argc, char** argv) {
   std::shared_ptr<const ir::Kernel> k = !file.empty()            ? read_kernel(file)
                                         : which == "elementwise" ? elementwise_kernel()
                                         : which == "softmax"     ? softmax_kernel()
-                                        : which == "copy"        ? copy_kernel()
+                                        : which == "copy"        ? copy_kernel(65536)
+                                        : which == "copy_large"  ? copy_kernel(262144)
                                         : which == "scan"        ? scan_kernel()
                                                                  : matmul_kernel();
   int64_t tensor_bytes = 0;
