@@ -1,5 +1,4 @@
 // The Scalar engine's activation functions in fp32, and a vectorizable exp.
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -201,21 +200,6 @@ void exp_f32(const float* in, float* out, int64_t n) {
     store4(out + i, exp4(load4(in + i), c));
   }
   for (; i < n; ++i) out[i] = exp_one(in[i]);
-}
-
-void exp_affine_f32(const float* in, float scale, bool biased, float bias, float* out, int64_t n) {
-  // Blocks of 256 (a multiple of exp_f32's 32 and 8): exp_f32 over each block takes the paths
-  // it takes over the whole run, element for element.
-  constexpr int64_t kBlock = 256;
-  float t[kBlock];
-  for (int64_t i = 0; i < n; i += kBlock) {
-    const int64_t m = std::min(kBlock, n - i);
-    if (biased)
-      for (int64_t j = 0; j < m; ++j) t[j] = in[i + j] * scale + bias; // (two roundings)
-    else
-      for (int64_t j = 0; j < m; ++j) t[j] = in[i + j] * scale;
-    exp_f32(t, out + i, m);
-  }
 }
 
 std::optional<Act> parse_act(const std::string& name) {

@@ -148,11 +148,6 @@ void exec_activation(Exec& ex, const Instruction& in) {
           out, {&data, scale.scalar ? nullptr : &scale.view, bias.scalar ? nullptr : &bias.view},
           pos, lo + c, a);
       const float* in = in_f32(ex, data, pos, lo + c, m, tmp);
-      if (!two && exp_affine(ex, *fn, scaled, scale, biased, bias, in, po, pos, lo + c, m)) {
-        out_done(out, pos, lo + c, m, po, a);
-        if (red.active()) red.add(dom.rank() > 1 ? pos[0] : 0, po, m);
-        continue;
-      }
       if (scaled) {
         apply_op(ex, Alu::Multiply, scale, false, in, po, pos, lo + c, m, tmp2);
         in = po;

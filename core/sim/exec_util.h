@@ -74,26 +74,6 @@ inline bool apply_pair(Exec& ex, Alu op0, const Source& s0, bool r0, Alu op1, co
   return alu_pair_f32(op0, r0, op1, r1, a, yp, y, zp, z, o, n);
 }
 
-/// Whether `s` is one value along a run (an immediate or a (P, 1) column).
-inline bool constant_along(const Source& s) {
-  return s.scalar || (!s.view.ind && s.view.inner_stride() == 0);
-}
-
-/// activation's exp(a * scale (+ bias)) as one pass (exp_affine_f32, the same bits) when the
-/// function is exp, there is a scale and the operands are constants along the run; false, with
-/// nothing done, otherwise.
-inline bool exp_affine(Exec& ex, Act fn, bool scaled, const Source& scale, bool biased,
-                       const Source& bias, const float* a, float* o, const int64_t* pos, int64_t lo,
-                       int64_t n) {
-  if (fn != Act::Exp || !scaled || !constant_along(scale) || (biased && !constant_along(bias)))
-    return false;
-  float s = 1, b = 0;
-  source_run(ex, scale, pos, lo, n, nullptr, s);
-  if (biased) source_run(ex, bias, pos, lo, n, nullptr, b);
-  exp_affine_f32(a, s, biased, b, o, n);
-  return true;
-}
-
 /// acc folded with v[0..n) by `op` (tensor_reduce's order: eight interleaved lanes for add,
 /// maximum and minimum, then the lanes in order, then the tail; exec_reduce.cpp).
 float fold_run(Alu op, float acc, const float* v, int64_t n);

@@ -149,17 +149,15 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
         s.out, {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view}, pos,
         c, t0);
     const float* x = in_f32(ex, s.a, pos, c, m, t1);
-    if (!exp_affine(ex, s.fn, s.scaled, s.s0, s.biased, s.s1, x, po, pos, c, m)) {
-      if (s.scaled) {
-        apply_op(ex, Alu::Multiply, s.s0, false, x, po, pos, c, m, t2);
-        x = po;
-      }
-      if (s.biased) {
-        apply_op(ex, Alu::Add, s.s1, false, x, po, pos, c, m, t2);
-        x = po;
-      }
-      act_f32(s.fn, x, po, m);
+    if (s.scaled) {
+      apply_op(ex, Alu::Multiply, s.s0, false, x, po, pos, c, m, t2);
+      x = po;
     }
+    if (s.biased) {
+      apply_op(ex, Alu::Add, s.s1, false, x, po, pos, c, m, t2);
+      x = po;
+    }
+    act_f32(s.fn, x, po, m);
     out_done(s.out, pos, c, m, po, t0);
     return;
   }

@@ -49,8 +49,4 @@ void act_f32(Act f, const float* in, float* out, int64_t n);
 /// exp in fp32, vectorizable, within 2 ulp of the correctly rounded result.
 void exp_f32(const float* in, float* out, int64_t n);
 
-/// exp(in[i] * scale (+ bias)) in one pass: the bits of the multiply, the add and exp_f32 run
-/// one after the other over the run. `out` may be `in`.
-void exp_affine_f32(const float* in, float scale, bool biased, float bias, float* out, int64_t n);
-
 } // namespace nki::sim

@@ -261,52 +261,6 @@ TEST_F(TraceTest, sim_a_chain_whose_middle_tile_is_read_again_runs_step_by_step)
       want);
 }
 
-TEST(AluPairs, exp_of_a_scaled_run_gives_the_bits_of_multiply_add_then_exp) {
-  const int64_t n = 1037;
-  auto a = awkward(n, 21);
-  for (int64_t i = 0; i < n; i += 7) a[i] *= 40.0f; // out of exp's fast range too
-  const float scales[] = {0.5f, -3.7f, 1e-3f, kInf, from_bits(0x7fc00000u), -0.0f};
-  for (float s : scales)
-    for (bool biased : {false, true}) {
-      const float b = biased ? -1.25f : 0.0f;
-      std::vector<float> want(n), got(n), inplace = a;
-      sim::alu_f32_scalar(Alu::Multiply, a.data(), s, false, want.data(), n);
-      if (biased) sim::alu_f32_scalar(Alu::Add, want.data(), b, false, want.data(), n);
-      sim::exp_f32(want.data(), want.data(), n);
-      sim::exp_affine_f32(a.data(), s, biased, b, got.data(), n);
-      sim::exp_affine_f32(inplace.data(), s, biased, b, inplace.data(), n);
-      EXPECT_EQ(first_difference(got.data(), want.data(), n), -1) << s << " " << biased;
-      EXPECT_EQ(first_difference(inplace.data(), want.data(), n), -1) << s << " " << biased;
-    }
-}
-
-TEST_F(TraceTest, sim_activation_exp_of_a_scale_column_gives_the_bytes_of_two_passes) {
-  // mamba's exp(delta * A): scale a column, with and without a bias column; chunk by chunk as
-  // the executors run (kChunk elements of a row at a time).
-  Inputs in;
-  auto v = KernelUnderTest::v;
-  for (bool biased : {false, true}) {
-    SCOPED_TRACE(biased);
-    std::vector<float> want(128 * 2500);
-    for (size_t p = 0; p < 128; ++p)
-      for (int64_t c = 0; c < 2500; c += sim::kChunk) {
-        const int64_t m = std::min<int64_t>(sim::kChunk, 2500 - c);
-        float* o = &want[p * 2500 + static_cast<size_t>(c)];
-        sim::alu_f32_scalar(Alu::Multiply, &in.x[p * 2500 + static_cast<size_t>(c)], in.s[p], false,
-                            o, m);
-        if (biased) sim::alu_f32_scalar(Alu::Add, o, in.m[p], false, o, m);
-        sim::exp_f32(o, o, m);
-      }
-    expect_bytes(
-        [&](KernelUnderTest& t, const std::string& m, int x, int mt, int st, int, int) {
-          std::vector<std::pair<std::string, std::string>> ops = {{"data", v(x)}, {"scale", v(st)}};
-          if (biased) ops.push_back({"bias", v(mt)});
-          return t.call("activation", ops, R"("attrs":{"op":"exp"})" + m);
-        },
-        want);
-  }
-}
-
 TEST_F(TraceTest, sim_a_tile_loop_of_chains_runs_interleaved_with_the_bytes_of_each_step) {
   // out[:, block j] = x[:, block j] * g[:, block j] - b[:, block j] over 6 blocks 700 wide:
   // the loop interleaves its iterations (interpreter_loop_fused.cpp), each a merged chain.
