@@ -73,8 +73,8 @@ void bn_stats_rows4(const float* const v[4], int64_t n, float* const out[4]) {
 }
 
 // bn_stats_row of sixteen rows, eight pairs side by side: lanes (r even, r odd, r' even,
-// r' odd) of rows r, r' = r + 1 take two columns of each row at a time, so each of the 32
-// (row, parity) chains adds its elements one by one in order, as in one row, with no
+// r' odd) of rows r, r' = r + 1 take two columns of each row at a time (read four at a time), so
+// each of the 32 (row, parity) chains adds its elements one by one in order, as in one row, with no
 // transposing, and eight vector chains are in flight where bn_stats_rows4 has two. Counts as
 // in bn_stats_rows4 (exact below 2^24).
 void bn_stats_rows16(const float* const v[16], int64_t n, float* const out[16]) {
@@ -86,7 +86,15 @@ void bn_stats_rows16(const float* const v[16], int64_t n, float* const out[16]) 
   float sum[16][2], mean[16][2], m2[16][2];
   F4 acc[8];
   for (F4& a : acc) a = splat4(0.0f);
+  // Four columns of a row pair at a time: two full loads, whose low and high halves are the
+  // pair's columns i, i + 1 and i + 2, i + 3, added in that order.
   int64_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int j = 0; j < 8; ++j) {
+      const F4 a = load4(v[2 * j] + i), b = load4(v[2 * j + 1] + i);
+      acc[j] += low_halves(a, b);
+      acc[j] += high_halves(a, b);
+    }
   for (; i + 2 <= n; i += 2)
     for (int j = 0; j < 8; ++j) acc[j] += load2x2(v[2 * j] + i, v[2 * j + 1] + i);
   for (int j = 0; j < 8; ++j)
@@ -100,7 +108,14 @@ void bn_stats_rows16(const float* const v[16], int64_t n, float* const out[16]) 
     mv[j] = F4{mean[2 * j][0], mean[2 * j][1], mean[2 * j + 1][0], mean[2 * j + 1][1]};
     acc[j] = splat4(0.0f);
   }
-  for (i = 0; i + 2 <= n; i += 2)
+  for (i = 0; i + 4 <= n; i += 4)
+    for (int j = 0; j < 8; ++j) {
+      const F4 a = load4(v[2 * j] + i), b = load4(v[2 * j + 1] + i);
+      const F4 d0 = low_halves(a, b) - mv[j], d1 = high_halves(a, b) - mv[j];
+      acc[j] += d0 * d0;
+      acc[j] += d1 * d1;
+    }
+  for (; i + 2 <= n; i += 2)
     for (int j = 0; j < 8; ++j) {
       const F4 d = load2x2(v[2 * j] + i, v[2 * j + 1] + i) - mv[j];
       acc[j] += d * d;

@@ -70,6 +70,13 @@ inline F4 load2x2(const float* a, const float* b) {
   std::memcpy(&r, &d, 16);
   return r;
 }
+/// {a[0], a[1], b[0], b[1]} and {a[2], a[3], b[2], b[3]} of two vectors.
+inline F4 low_halves(F4 a, F4 b) {
+  return __builtin_shufflevector(a, b, 0, 1, 4, 5);
+}
+inline F4 high_halves(F4 a, F4 b) {
+  return __builtin_shufflevector(a, b, 2, 3, 6, 7);
+}
 /// Columns of the 4 x 4 block whose rows are r0..r3: c[j] = {r0[j], r1[j], r2[j], r3[j]}.
 inline void transpose4(F4 r0, F4 r1, F4 r2, F4 r3, F4 c[4]) {
   const F4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
