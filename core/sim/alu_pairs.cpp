@@ -90,7 +90,57 @@ template <size_t... I> constexpr std::array<Loop, sizeof...(I)> loops(std::index
 constexpr std::array<Loop, kOps* kOps* 4> kLoops =
     loops(std::make_index_sequence<kOps * kOps * 4>{});
 
+// Four operators (alu_quad_f32): the first two with constants along the run (tensor_scalar's
+// operands), the last two with arrays (a chain of two tensor_tensor instructions). The
+// operator sets are those of normalisations with an affine step, kept small: each combination
+// is its own loop.
+constexpr int kQuadFirst[] = {Add, Sub, Mul, Div};
+constexpr int kQuadLast[] = {Add, Sub, RSub, Mul};
+constexpr int kQ = 4;
+
+int quad_index(const int* set, Alu op, bool reverse) {
+  const int k = op_of(op, reverse);
+  for (int i = 0; i < kQ; ++i)
+    if (k >= 0 && set[i] == k) return i;
+  return -1;
+}
+
+using QuadLoop = void (*)(const float*, float, float, const float*, const float*, float*, int64_t);
+
+template <int A, int B, int C, int D>
+void quad_loop(const float* a, float y, float z, const float* u, const float* w, float* o,
+               int64_t n) {
+  NKP_NO_ALIAS_DEPS
+  for (int64_t i = 0; i < n; ++i) o[i] = ap<D>(ap<C>(ap<B>(ap<A>(a[i], y), z), u[i]), w[i]);
+}
+
+// Index: ((A * kQ + B) * kQ + C) * kQ + D, each an index into its set.
+template <size_t I> constexpr QuadLoop quad_at() {
+  return &quad_loop<kQuadFirst[I / (kQ * kQ * kQ)], kQuadFirst[I / (kQ * kQ) % kQ],
+                    kQuadLast[I / kQ % kQ], kQuadLast[I % kQ]>;
+}
+template <size_t... I>
+constexpr std::array<QuadLoop, sizeof...(I)> quads(std::index_sequence<I...>) {
+  return {quad_at<I>()...};
+}
+constexpr std::array<QuadLoop, kQ* kQ* kQ* kQ> kQuads =
+    quads(std::make_index_sequence<kQ * kQ * kQ * kQ>{});
+
 } // namespace
+
+bool alu_quad_covered(Alu A, bool ra, Alu B, bool rb, Alu C, bool rc, Alu D, bool rd) {
+  return quad_index(kQuadFirst, A, ra) >= 0 && quad_index(kQuadFirst, B, rb) >= 0 &&
+         quad_index(kQuadLast, C, rc) >= 0 && quad_index(kQuadLast, D, rd) >= 0;
+}
+
+bool alu_quad_f32(Alu A, bool ra, Alu B, bool rb, Alu C, bool rc, Alu D, bool rd, const float* a,
+                  float y, float z, const float* u, const float* w, float* o, int64_t n) {
+  const int i = quad_index(kQuadFirst, A, ra), j = quad_index(kQuadFirst, B, rb),
+            k = quad_index(kQuadLast, C, rc), l = quad_index(kQuadLast, D, rd);
+  if (i < 0 || j < 0 || k < 0 || l < 0) return false;
+  kQuads[static_cast<size_t>(((i * kQ + j) * kQ + k) * kQ + l)](a, y, z, u, w, o, n);
+  return true;
+}
 
 bool alu_pair_covered(Alu a, Alu b) {
   return op_of(a, false) >= 0 && op_of(b, false) >= 0;

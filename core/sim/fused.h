@@ -35,6 +35,14 @@ struct FusedStep {
   View ca, cb;
   Alu cop = Alu::Add;
   const ir::Instruction* cin = nullptr;
+  // Quads (merge_quads): a tensor_scalar whose row-buffer result only such a chain reads, as
+  // its operand `quad` (1: ca, 2: cb), is `merged` too and runs inside it; qa, qs0, qs1, qop0,
+  // qop1 and qin are its data operand, operands, operators and instruction.
+  int quad = 0;
+  View qa;
+  Source qs0, qs1;
+  Alu qop0 = Alu::Add, qop1 = Alu::Add;
+  const ir::Instruction* qin = nullptr;
 };
 
 /// Clears the partition window and a group's strip redirects however its run ends.

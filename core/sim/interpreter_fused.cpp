@@ -89,6 +89,52 @@ void merge_chains(std::vector<Step>& steps, const std::vector<const Buffer*>& ro
   }
 }
 
+// Whether a source is one value along a run: an immediate or a (P, 1) column.
+bool constant_along(const Source& s) {
+  return s.scalar || (!s.view.ind && s.view.inner_stride() == 0);
+}
+
+// A tensor_scalar step of two operators and constant operands, whose result, a row buffer of
+// fp32, only the chain of the two steps after it (merge_chains) reads, of the same phase and
+// width, through the same view: the chain computes all four operators in one pass
+// (alu_quad_f32) — layernorm's (x - mean) * inv_std * gamma + beta — and the tensor_scalar
+// runs as part of it, its row buffer left unwritten.
+void merge_quads(std::vector<Step>& steps, const std::vector<const Buffer*>& rowbufs) {
+  for (size_t i = 0; i + 2 < steps.size(); ++i) {
+    Step &x = steps[i], &y = steps[i + 1], &z = steps[i + 2];
+    const Buffer* t = x.out.buf;
+    if (x.kind != Kind::TwoOps || x.merged || x.op1 == Alu::Bypass || !y.merged || z.chain == 0 ||
+        z.quad != 0 || x.phase != z.phase || y.phase != z.phase || x.width != z.width ||
+        !constant_along(x.s0) || !constant_along(x.s1) ||
+        std::find(rowbufs.begin(), rowbufs.end(), t) == rowbufs.end() ||
+        t->dtype != DType::Float32 || x.out.dtype != DType::Float32 || x.out.esize != 4)
+      continue;
+    const int side = same_view(z.ca, x.out) ? 1 : same_view(z.cb, x.out) ? 2 : 0;
+    const View& last = z.chain == 1 ? z.b : z.a; // the chain's own operand
+    if (side == 0 || (side == 1 ? z.cb : z.ca).buf == t || last.buf == t || x.a.buf == t ||
+        z.out.buf == t || (!x.s0.scalar && x.s0.view.buf == t) ||
+        (!x.s1.scalar && x.s1.view.buf == t) ||
+        !alu_quad_covered(x.op0, x.r0, x.op1, x.r1, z.cop, side == 2, z.op0, z.chain == 2))
+      continue;
+    bool alone = true; // no other step accesses the row buffer
+    for (size_t j = 0; j < steps.size() && alone; ++j) {
+      if (j >= i && j <= i + 2) continue;
+      if (steps[j].out.buf == t) alone = false;
+      for (const View* v : reads_of(steps[j]))
+        if (v && v->buf == t) alone = false;
+    }
+    if (!alone) continue;
+    x.merged = true;
+    z.quad = side;
+    z.qa = x.a;
+    z.qs0 = x.s0;
+    z.qs1 = x.s1;
+    z.qop0 = x.op0;
+    z.qop1 = x.op1;
+    z.qin = x.in;
+  }
+}
+
 // One chunk [c, c + m) of partition pos[0] of step s (the executors' loop bodies).
 void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
   float t0[kChunk], t1[kChunk], t2[kChunk];
@@ -107,6 +153,32 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
     return;
   case Kind::Binary: {
     if (s.merged) return; // the next step computes it
+    if (s.quad != 0) {
+      // The tensor_scalar's data and operands, then the first tensor_tensor's other operand,
+      // each read as its own instruction (its line, its sequence number).
+      const Instruction* cur = ex.cur;
+      const int64_t seq = ex.seq;
+      ex.cur = s.qin;
+      ex.seq = seq - 2;
+      const float* px = in_f32(ex, s.qa, pos, c, m, t0);
+      float y = 0, z = 0;
+      source_run(ex, s.qs0, pos, c, m, t1, y);
+      source_run(ex, s.qs1, pos, c, m, t1, z);
+      ex.cur = s.cin;
+      ex.seq = seq - 1;
+      const View& u = s.quad == 1 ? s.cb : s.ca;
+      const float* pu = in_f32(ex, u, pos, c, m, t1);
+      ex.cur = cur;
+      ex.seq = seq;
+      const View& w = s.chain == 1 ? s.b : s.a;
+      const float* pw = in_f32(ex, w, pos, c, m, t2);
+      float t3[kChunk];
+      float* po = out_f32(s.out, {&s.qa, &u, &w}, pos, c, t3);
+      alu_quad_f32(s.qop0, false, s.qop1, false, s.cop, s.quad == 2, s.op0, s.chain == 2, px, y, z,
+                   pu, pw, po, m);
+      out_done(s.out, pos, c, m, po, t3);
+      return;
+    }
     if (s.chain != 0) {
       // The merged step's operands, read as that step (its line, its sequence number).
       const Instruction* cur = ex.cur;
@@ -133,6 +205,7 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
     return;
   }
   case Kind::TwoOps: {
+    if (s.merged) return; // a chain after it computes it (merge_quads)
     float* po = out_f32(
         s.out, {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view}, pos,
         c, t0);
@@ -329,6 +402,7 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
     return false;
   }
   merge_chains(steps, rowbufs);
+  merge_quads(steps, rowbufs);
   return true;
 }
 

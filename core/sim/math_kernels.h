@@ -36,6 +36,14 @@ bool alu_pair_covered(Alu a, Alu b);
 /// may be `a`, `yp` or `zp`. False (nothing written) when the operators are not covered.
 bool alu_pair_f32(Alu A, bool ra, Alu B, bool rb, const float* a, const float* yp, float ys,
                   const float* zp, float zs, float* o, int64_t n);
+/// Four operators in one pass (alu_pairs.cpp): o[i] = D(C(B(A(a[i], y), z), u[i]), w[i]), each
+/// operator's operands swapped when its flag is set (C(u[i], ...) when `rc`); y and z constants,
+/// u and w arrays. The bits of alu_f32_scalar twice, then alu_f32 twice. Covered: A and B
+/// add, subtract, multiply or divide, not swapped; C and D add, subtract (either order) or
+/// multiply. `o` may be `a`, `u` or `w`. False (nothing written) when not covered.
+bool alu_quad_covered(Alu A, bool ra, Alu B, bool rb, Alu C, bool rc, Alu D, bool rd);
+bool alu_quad_f32(Alu A, bool ra, Alu B, bool rb, Alu C, bool rc, Alu D, bool rd, const float* a,
+                  float y, float z, const float* u, const float* w, float* o, int64_t n);
 /// One fp32 operation (reductions and scans).
 float alu_one(Alu op, float a, float b);
 /// The integer (bit-pattern) form: bitvec operators and GpSimd integer arithmetic.

@@ -125,6 +125,55 @@ TEST(AluPairs, one_pass_gives_the_bits_of_two_passes_for_every_covered_pair) {
   EXPECT_EQ(o, 7.0f);
 }
 
+TEST(AluPairs, four_operators_in_one_pass_give_the_bits_of_four_passes) {
+  const int64_t n = 1037;
+  auto a = awkward(n, 4), u = awkward(n, 5), w = awkward(n, 6);
+  const float constants[] = {from_bits(0x7fc00000u), -0.0f, kInf, 2.5f, -1.0f / 3.0f};
+  const Alu first[] = {Alu::Add, Alu::Subtract, Alu::Multiply, Alu::Divide};
+  const Alu last[] = {Alu::Add, Alu::Subtract, Alu::Multiply};
+  int checked = 0;
+  for (Alu A : first)
+    for (Alu B : first)
+      for (Alu C : last)
+        for (Alu D : last)
+          for (int mode = 0; mode < 4; ++mode) {
+            const bool rc = mode & 1, rd = mode & 2;
+            for (float c : constants) {
+              std::vector<float> t(n), want(n), got(n), in_a = a, in_u = u, in_w = w;
+              two_passes(A, false, B, false, a.data(), nullptr, c, nullptr, -c, t.data(), n);
+              two_passes(C, rc, D, rd, t.data(), u.data(), 0, w.data(), 0, want.data(), n);
+              ASSERT_TRUE(sim::alu_quad_covered(A, false, B, false, C, rc, D, rd));
+              ASSERT_TRUE(sim::alu_quad_f32(A, false, B, false, C, rc, D, rd, a.data(), c, -c,
+                                            u.data(), w.data(), got.data(), n));
+              ASSERT_EQ(first_difference(got.data(), want.data(), n), -1)
+                  << sim::alu_name(A) << " " << sim::alu_name(B) << " " << sim::alu_name(C) << " "
+                  << rc << " " << sim::alu_name(D) << " " << rd << " c=" << c;
+              // In place over each array operand.
+              sim::alu_quad_f32(A, false, B, false, C, rc, D, rd, in_a.data(), c, -c, u.data(),
+                                w.data(), in_a.data(), n);
+              sim::alu_quad_f32(A, false, B, false, C, rc, D, rd, a.data(), c, -c, in_u.data(),
+                                w.data(), in_u.data(), n);
+              sim::alu_quad_f32(A, false, B, false, C, rc, D, rd, a.data(), c, -c, u.data(),
+                                in_w.data(), in_w.data(), n);
+              for (const auto* v : {&in_a, &in_u, &in_w})
+                ASSERT_EQ(first_difference(v->data(), want.data(), n), -1);
+              ++checked;
+            }
+          }
+  EXPECT_EQ(checked, 4 * 4 * 3 * 3 * 4 * 5);
+  // Not covered: swapped first operators, maximum, a unary operator; nothing written.
+  EXPECT_FALSE(sim::alu_quad_covered(Alu::Subtract, true, Alu::Add, false, Alu::Add, false,
+                                     Alu::Add, false));
+  EXPECT_FALSE(sim::alu_quad_covered(Alu::Add, false, Alu::Maximum, false, Alu::Add, false,
+                                     Alu::Add, false));
+  EXPECT_FALSE(
+      sim::alu_quad_covered(Alu::Add, false, Alu::Add, false, Alu::Divide, false, Alu::Add, false));
+  float o = 7.0f;
+  EXPECT_FALSE(sim::alu_quad_f32(Alu::Add, false, Alu::Add, false, Alu::Add, false, Alu::Bypass,
+                                 false, a.data(), 1, 1, u.data(), w.data(), &o, 1));
+  EXPECT_EQ(o, 7.0f);
+}
+
 namespace {
 
 // x [128, 2500] and columns m, s [128, 1] (and g, b [128, 2500]) loaded; then `body` computes a
@@ -238,6 +287,77 @@ TEST_F(TraceTest, sim_a_fused_chain_of_two_tensor_tensor_gives_the_bytes_of_both
         return t.call("maximum", {{"x", v(bt)}, {"y", v(w)}}, m.empty() ? "" : m.substr(1));
       },
       rows_two_passes(Alu::Divide, false, in.g, Alu::Maximum, true, in.b));
+}
+
+namespace {
+
+// Row by row: t = B(A(x, m), s) (columns), then o = D(C(t, g), b) (tiles), by four passes.
+std::vector<float> rows_four_passes(Alu A, Alu B, Alu C, bool rc, Alu D, bool rd) {
+  Inputs in;
+  std::vector<float> t = rows_two_passes(A, false, in.m, B, false, in.s), o(t.size());
+  two_passes(C, rc, D, rd, t.data(), in.g.data(), 0, in.b.data(), 0, o.data(),
+             static_cast<int64_t>(o.size()));
+  return o;
+}
+
+} // namespace
+
+TEST_F(TraceTest, sim_tensor_scalar_then_a_chain_gives_the_bytes_of_the_three_instructions) {
+  // Layernorm's epilogue: (x - mean) * inv_std, * gamma, + beta — one pass of four operators
+  // (merge_quads); then the tensor_scalar's tile as the y operand of reversed subtractions.
+  auto v = KernelUnderTest::v;
+  expect_bytes(
+      [&](KernelUnderTest& t, const std::string& m, int x, int mt, int st, int gt, int bt) {
+        int n = t.call("tensor_scalar", {{"data", v(x)}, {"operand0", v(mt)}, {"operand1", v(st)}},
+                       R"("attrs":{"op0":"subtract","op1":"multiply"})" + m);
+        int w = t.call("multiply", {{"x", v(n)}, {"y", v(gt)}}, m.empty() ? "" : m.substr(1));
+        return t.call("add", {{"x", v(w)}, {"y", v(bt)}}, m.empty() ? "" : m.substr(1));
+      },
+      rows_four_passes(Alu::Subtract, Alu::Multiply, Alu::Multiply, false, Alu::Add, false));
+  expect_bytes(
+      [&](KernelUnderTest& t, const std::string& m, int x, int mt, int st, int gt, int bt) {
+        int n = t.call("tensor_scalar", {{"data", v(x)}, {"operand0", v(mt)}, {"operand1", v(st)}},
+                       R"("attrs":{"op0":"divide","op1":"add"})" + m);
+        int w = t.call("subtract", {{"x", v(gt)}, {"y", v(n)}}, m.empty() ? "" : m.substr(1));
+        return t.call("subtract", {{"x", v(bt)}, {"y", v(w)}}, m.empty() ? "" : m.substr(1));
+      },
+      rows_four_passes(Alu::Divide, Alu::Add, Alu::Subtract, true, Alu::Subtract, true));
+  // A tensor_scalar of one operator is no quad; the chain still gives the bytes.
+  Inputs in;
+  std::vector<float> t(in.x.size()), want(in.x.size());
+  for (size_t p = 0; p < 128; ++p)
+    sim::alu_f32_scalar(Alu::Multiply, &in.x[p * 2500], in.m[p], false, &t[p * 2500], 2500);
+  two_passes(Alu::Add, false, Alu::Multiply, false, t.data(), in.g.data(), 0, in.b.data(), 0,
+             want.data(), static_cast<int64_t>(want.size()));
+  expect_bytes(
+      [&](KernelUnderTest& t, const std::string& m, int x, int mt, int, int gt, int bt) {
+        int n = t.call("tensor_scalar", {{"data", v(x)}, {"operand0", v(mt)}},
+                       R"("attrs":{"op0":"multiply"})" + m);
+        int w = t.call("add", {{"x", v(n)}, {"y", v(gt)}}, m.empty() ? "" : m.substr(1));
+        return t.call("multiply", {{"x", v(w)}, {"y", v(bt)}}, m.empty() ? "" : m.substr(1));
+      },
+      want);
+}
+
+TEST_F(TraceTest, sim_a_quad_whose_first_tile_is_read_again_runs_step_by_step) {
+  // n = (x - m) * s; w = n * g; y = w + b; out = y - n: n is read again, so it is written.
+  Inputs in;
+  auto v = KernelUnderTest::v;
+  std::vector<float> nn = rows_two_passes(Alu::Subtract, false, in.m, Alu::Multiply, false, in.s);
+  std::vector<float> y = rows_four_passes(Alu::Subtract, Alu::Multiply, Alu::Multiply, false,
+                                          Alu::Add, false),
+                     want(y.size());
+  sim::alu_f32(Alu::Subtract, y.data(), nn.data(), want.data(), static_cast<int64_t>(y.size()));
+  expect_bytes(
+      [&](KernelUnderTest& t, const std::string& m, int x, int mt, int st, int gt, int bt) {
+        const std::string mm = m.empty() ? "" : m.substr(1);
+        int n = t.call("tensor_scalar", {{"data", v(x)}, {"operand0", v(mt)}, {"operand1", v(st)}},
+                       R"("attrs":{"op0":"subtract","op1":"multiply"})" + m);
+        int w = t.call("multiply", {{"x", v(n)}, {"y", v(gt)}}, mm);
+        int yy = t.call("add", {{"x", v(w)}, {"y", v(bt)}}, mm);
+        return t.call("subtract", {{"x", v(yy)}, {"y", v(n)}}, mm);
+      },
+      want);
 }
 
 TEST_F(TraceTest, sim_a_chain_whose_middle_tile_is_read_again_runs_step_by_step) {
