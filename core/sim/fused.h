@@ -43,6 +43,7 @@ struct FusedStep {
   Source qs0, qs1;
   Alu qop0 = Alu::Add, qop1 = Alu::Add;
   const ir::Instruction* qin = nullptr;
+  float qy = 0, qz = 0; // qs0 / qs1 on the row being run (read with its first chunk)
 };
 
 /// Clears the partition window and a group's strip redirects however its run ends.

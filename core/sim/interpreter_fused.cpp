@@ -161,9 +161,10 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
       ex.cur = s.qin;
       ex.seq = seq - 2;
       const float* px = in_f32(ex, s.qa, pos, c, m, t0);
-      float y = 0, z = 0;
-      source_run(ex, s.qs0, pos, c, m, t1, y);
-      source_run(ex, s.qs1, pos, c, m, t1, z);
+      if (c == 0) { // the operands are one value along the row: read with its first chunk
+        source_run(ex, s.qs0, pos, c, m, t1, s.qy);
+        source_run(ex, s.qs1, pos, c, m, t1, s.qz);
+      }
       ex.cur = s.cin;
       ex.seq = seq - 1;
       const View& u = s.quad == 1 ? s.cb : s.ca;
@@ -174,8 +175,8 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
       const float* pw = in_f32(ex, w, pos, c, m, t2);
       float t3[kChunk];
       float* po = out_f32(s.out, {&s.qa, &u, &w}, pos, c, t3);
-      alu_quad_f32(s.qop0, false, s.qop1, false, s.cop, s.quad == 2, s.op0, s.chain == 2, px, y, z,
-                   pu, pw, po, m);
+      alu_quad_f32(s.qop0, false, s.qop1, false, s.cop, s.quad == 2, s.op0, s.chain == 2, px, s.qy,
+                   s.qz, pu, pw, po, m);
       out_done(s.out, pos, c, m, po, t3);
       return;
     }
