@@ -276,18 +276,54 @@ struct ScanRows {
 };
 using ScanFn = void (*)(const ScanRows&, float*, int64_t, bool, bool);
 
+// alu_inline on four lanes: the same operation, lane by lane, with the same NaN rule.
+template <Alu Op> inline F4 alu_lanes(F4 a, F4 b) {
+  if constexpr (Op == Alu::Add)
+    return a + b;
+  else if constexpr (Op == Alu::Subtract)
+    return a - b;
+  else if constexpr (Op == Alu::Multiply)
+    return a * b;
+  else if constexpr (Op == Alu::Maximum)
+    return select4((a >= b) | (a != a), a, b);
+  else
+    return select4((a <= b) | (a != a), a, b); // Minimum
+}
+
+// Two groups of four rows, four columns at a time: a group's 4 x 4 blocks of each operand are
+// transposed so that a vector holds one column of its four rows, the recurrence steps column
+// by column — each row's chain the scalar one, its operations in its order — and the results
+// are transposed back. The columns left over step one by one.
 template <Alu Op0, Alu Op1>
 void scan_rows(const ScanRows& r, float* state, int64_t n, bool r0, bool r1) {
-  float s[kScanRows];
-  std::copy(state, state + kScanRows, s);
-  for (int64_t i = 0; i < n; ++i)
+  static_assert(kScanRows == 8, "two groups of four rows");
+  F4 s[2] = {load4(state), load4(state + 4)};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int g = 0; g < 2; ++g) {
+      const int64_t j = 4 * g;
+      F4 x[4], y[4], o[4], t[4];
+      transpose4(load4(r.a + j * r.sa + i), load4(r.a + (j + 1) * r.sa + i),
+                 load4(r.a + (j + 2) * r.sa + i), load4(r.a + (j + 3) * r.sa + i), x);
+      transpose4(load4(r.b + j * r.sb + i), load4(r.b + (j + 1) * r.sb + i),
+                 load4(r.b + (j + 2) * r.sb + i), load4(r.b + (j + 3) * r.sb + i), y);
+      for (int q = 0; q < 4; ++q) {
+        const F4 u = r0 ? alu_lanes<Op0>(s[g], x[q]) : alu_lanes<Op0>(x[q], s[g]);
+        s[g] = r1 ? alu_lanes<Op1>(y[q], u) : alu_lanes<Op1>(u, y[q]);
+        o[q] = s[g];
+      }
+      transpose4(o[0], o[1], o[2], o[3], t);
+      for (int k = 0; k < 4; ++k) store4(r.o + (j + k) * r.so + i, t[k]);
+    }
+  store4(state, s[0]);
+  store4(state + 4, s[1]);
+  for (; i < n; ++i)
     for (int j = 0; j < kScanRows; ++j) {
       const float x = r.a[j * r.sa + i], y = r.b[j * r.sb + i];
-      const float t = r0 ? alu_inline<Op0>(s[j], x) : alu_inline<Op0>(x, s[j]);
-      s[j] = r1 ? alu_inline<Op1>(y, t) : alu_inline<Op1>(t, y);
-      r.o[j * r.so + i] = s[j];
+      const float u = r0 ? alu_inline<Op0>(state[j], x) : alu_inline<Op0>(x, state[j]);
+      state[j] = r1 ? alu_inline<Op1>(y, u) : alu_inline<Op1>(u, y);
+      r.o[j * r.so + i] = state[j];
     }
-  std::copy(s, s + kScanRows, state);
 }
 
 constexpr Alu kScanOps[] = {Alu::Add, Alu::Subtract, Alu::Multiply, Alu::Maximum, Alu::Minimum};
@@ -418,20 +454,22 @@ Rows gather_rows(Exec& ex, const Instruction& in) {
   rows.values.resize(static_cast<size_t>(dom.extent(0)));
   rows.index.resize(rows.values.size());
   const int r = dom.rank();
-  float v[kChunk];
+  int64_t per_row = 1; // (room for an unmasked row, reserved up front)
+  for (int k = 1; k < r; ++k) per_row *= dom.extent(k);
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     size_t p = static_cast<size_t>(r > 1 ? pos[0] : 0);
     int64_t flat = 0;
     for (int k = 1; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
     flat = r > 1 ? flat * dom.extent(r - 1) + lo : lo;
-    for (int64_t c = 0; c < n; c += kChunk) {
-      int64_t m = std::min(kChunk, n - c);
-      read_f32(data, pos, lo + c, m, v, ex);
-      for (int64_t i = 0; i < m; ++i) {
-        rows.values[p].push_back(v[i]);
-        rows.index[p].push_back(flat + c + i);
-      }
-    }
+    std::vector<float>& vals = rows.values[p];
+    std::vector<int64_t>& idx = rows.index[p];
+    if (vals.empty()) vals.reserve(static_cast<size_t>(per_row)), idx.reserve(vals.capacity());
+    const size_t at = vals.size();
+    vals.resize(at + static_cast<size_t>(n));
+    idx.resize(vals.size());
+    for (int64_t c = 0; c < n; c += kChunk)
+      read_f32(data, pos, lo + c, std::min(kChunk, n - c), vals.data() + at + c, ex);
+    for (int64_t i = 0; i < n; ++i) idx[at + static_cast<size_t>(i)] = flat + i;
   });
   return rows;
 }

@@ -4,6 +4,7 @@
 // expectation below is the definition computed here in the same fp32 order, compared bit for
 // bit.
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -35,13 +36,14 @@ uint32_t bits(float x) {
 } // namespace
 
 TEST_F(TraceTest, sim_scan_of_a_whole_tile_is_the_row_recurrence) {
-  // 100 partitions: 12 groups of 8 and a partial one; x * s + y, then (y - t) max'ed.
-  const int P = 100, F = 300;
+  // 100 partitions: 12 groups of 8 and a partial one; 302 columns: 75 blocks of 4 and two
+  // stepped one by one; x * s + y, then (y - t) max'ed, with NaNs in x.
+  const int P = 100, F = 302;
   KernelUnderTest t;
-  int x = t.param("x", "[100,300]"), y = t.param("y", "[100,300]"), i = t.param("i", "[100,1]");
+  int x = t.param("x", "[100,302]"), y = t.param("y", "[100,302]"), i = t.param("i", "[100,1]");
   t.open();
-  int out = t.ndarray("out", "[100,300]", "float32", "shared_hbm");
-  int out2 = t.ndarray("out2", "[100,300]", "float32", "shared_hbm");
+  int out = t.ndarray("out", "[100,302]", "float32", "shared_hbm");
+  int out2 = t.ndarray("out2", "[100,302]", "float32", "shared_hbm");
   int xt = t.call("load", {{"src", KernelUnderTest::v(x)}});
   int yt = t.call("load", {{"src", KernelUnderTest::v(y)}});
   int it = t.call("load", {{"src", KernelUnderTest::v(i)}});
@@ -60,6 +62,7 @@ TEST_F(TraceTest, sim_scan_of_a_whole_tile_is_the_row_recurrence) {
   auto k = t.finish({out, out2});
   auto xv = values(P * F, 1), yv = values(P * F, 2), iv = values(P, 3);
   for (float& v : xv) v *= 0.5f; // keep the products bounded
+  for (int e : {5, 302 * 17 + 300, 302 * 96 + 41}) xv[e] = std::numeric_limits<float>::quiet_NaN();
   auto r = simtest::run(k, {xv, yv, iv});
   for (int p = 0; p < P; ++p) {
     float s = iv[p], u = 0.5f;
