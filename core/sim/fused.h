@@ -24,6 +24,7 @@ struct FusedStep {
   Alu op0 = Alu::Add, op1 = Alu::Bypass;
   bool r0 = false, r1 = false, scaled = false, biased = false, negate = false;
   bool bits = false, skip = false; // copies: bit for bit; onto itself (a forwarded tile)
+  bool fed = false; // a skip whose source an earlier step of its phase writes, every chunk
   Act fn = Act::Copy;
   float acc = 0;
   // Chains (interpreter_fused.cpp merge_chains): a tensor_tensor whose result, a row buffer,

@@ -135,12 +135,29 @@ void merge_quads(std::vector<Step>& steps, const std::vector<const Buffer*>& row
   }
 }
 
+// Copies onto themselves whose source an earlier step of their phase computes, through the
+// same view and as wide: that step writes (and marks written) each chunk before the copy runs
+// on it, so the copy need not test the written map (`fed`).
+void mark_fed(std::vector<Step>& steps) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    Step& s = steps[i];
+    if (s.kind != Kind::Copy || !s.skip) continue;
+    for (size_t j = i; j-- > 0 && steps[j].phase == s.phase;) {
+      const Step& w = steps[j];
+      if (w.out.buf != s.a.buf) continue;
+      s.fed = same_view(w.out, s.a) && w.width == s.width && !w.merged &&
+              (w.kind == Kind::Binary || w.kind == Kind::TwoOps || w.kind == Kind::Activation);
+      break;
+    }
+  }
+}
+
 // One chunk [c, c + m) of partition pos[0] of step s (the executors' loop bodies).
 void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
   float t0[kChunk], t1[kChunk], t2[kChunk];
   switch (s.kind) {
   case Kind::Copy:
-    if (s.skip && s.a.buf->written.test_range(s.a.offset(pos, c), m)) {
+    if (s.skip && (s.fed || s.a.buf->written.test_range(s.a.offset(pos, c), m))) {
       ex.log.bytes_moved -= 2 * m * s.a.esize; // counted when the views were made; none move
       return;
     }
@@ -238,6 +255,39 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
   case Kind::Reduce:
     s.acc = fold_run(s.op0, s.acc, in_f32(ex, s.a, pos, c, m, t0), m);
     return;
+  }
+}
+
+// Whether step s runs over its whole row at once as well as chunk by chunk: its operands and
+// result are memory it reads and writes in place (contiguous fp32, written, the result apart
+// from the operands), so run_chunk needs no scratch for any length; a bit-for-bit copy copies
+// any length. Other kinds (conversions, activations, reductions, whose folds follow the
+// chunks) are not.
+bool runs_wide(const Step& s, const int64_t* pos) {
+  auto in = [&](const View& v) { return direct_in(v, pos, 0) != nullptr; };
+  auto out = [&](std::initializer_list<const View*> inputs) {
+    for (const View* v : inputs)
+      if (v->buf == s.out.buf) return false;
+    return direct_out(s.out, pos, 0) != nullptr;
+  };
+  switch (s.kind) {
+  case Kind::Copy:
+    return s.bits;
+  case Kind::Binary:
+    if (s.merged) return true; // (computed by the next step)
+    if (s.quad != 0) {
+      const View &u = s.quad == 1 ? s.cb : s.ca, &w = s.chain == 1 ? s.b : s.a;
+      return in(s.qa) && in(u) && in(w) && out({&s.qa, &u, &w});
+    }
+    if (s.chain != 0) {
+      const View& z = s.chain == 1 ? s.b : s.a;
+      return in(s.ca) && in(s.cb) && in(z) && out({&s.ca, &s.cb, &z});
+    }
+    return in(s.a) && in(s.b) && out({&s.a, &s.b});
+  case Kind::TwoOps:
+    return s.merged;
+  default:
+    return false;
   }
 }
 
@@ -404,6 +454,7 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
   }
   merge_chains(steps, rowbufs);
   merge_quads(steps, rowbufs);
+  mark_fed(steps);
   return true;
 }
 
@@ -419,13 +470,18 @@ void Interpreter::fused_row(std::vector<FusedStep>& steps, int64_t p, int64_t se
       width = std::max(width, s.width);
       if (s.kind == Kind::Reduce) s.acc = alu_identity(s.op0);
     }
-    for (int64_t c = 0; c < width; c += kChunk)
+    // Chunks keep row buffers in cache; a phase whose steps all run in place runs each step
+    // over its whole row (the same values: a step reads what an earlier one of its phase
+    // writes only at the same positions).
+    bool wide = width > kChunk;
+    for (size_t i = first; wide && i < last; ++i) wide = runs_wide(steps[i], pos);
+    for (int64_t c = 0; c < width; c += wide ? width : kChunk)
       for (size_t i = first; i < last; ++i) {
         Step& s = steps[i];
         if (c >= s.width) continue;
         ex_.cur = s.in;
         ex_.seq = seq0 + static_cast<int64_t>(i) + 1;
-        run_chunk(ex_, s, pos, c, std::min(kChunk, s.width - c));
+        run_chunk(ex_, s, pos, c, wide ? s.width : std::min(kChunk, s.width - c));
       }
     for (size_t i = first; i < last; ++i) {
       Step& s = steps[i];

@@ -77,8 +77,9 @@ bool continues(const std::vector<FusedStep>& a, const std::vector<FusedStep>& b)
     const FusedStep &x = a[i], &y = b[i];
     if (x.kind == Kind::Reduce || y.kind != x.kind || y.width != x.width || y.phase != x.phase ||
         y.op0 != x.op0 || y.op1 != x.op1 || y.r0 != x.r0 || y.r1 != x.r1 || y.scaled != x.scaled ||
-        y.biased != x.biased || y.bits != x.bits || y.skip != x.skip || y.fn != x.fn ||
-        y.merged != x.merged || y.chain != x.chain || y.cop != x.cop || y.quad != x.quad)
+        y.biased != x.biased || y.bits != x.bits || y.skip != x.skip || y.fed != x.fed ||
+        y.fn != x.fn || y.merged != x.merged || y.chain != x.chain || y.cop != x.cop ||
+        y.quad != x.quad)
       return false;
     const int64_t w = x.width;
     if (!next_to(x.out, y.out, w) || !next_to(x.a, y.a, w)) return false;

@@ -190,3 +190,49 @@ TEST_F(TraceTest, sim_a_partition_broadcast_of_a_computed_row_joins_a_fused_run)
     for (int64_t f = 0; f < 3000; f += 13)
       ASSERT_EQ(got[p * 3000 + f], x[p * 3000 + f] * (2.0f * g[f]) + x[p * 3000 + f]);
 }
+
+TEST_F(TraceTest, sim_a_row_wider_than_a_chunk_runs_conversions_chunk_by_chunk) {
+  // Rows of 6000 (wider than five chunks): w = x + x2 in place could run a whole row at once,
+  // but its group also stores w into a bfloat16 tensor (a conversion, through scratch of a
+  // chunk); and z = x * 0.5 + y reads the bfloat16 y through scratch. Each group runs chunk by
+  // chunk, with the bytes of the ordinary path.
+  for (int which = 0; which < 2; ++which) {
+    SCOPED_TRACE(which);
+    auto kernel = [which](const std::string& mask) {
+      KernelUnderTest t;
+      int x = t.param("x", "[128,6000]"), x2 = t.param("x2", "[128,6000]");
+      int y = t.param("y", "[128,6000]", "bfloat16");
+      t.open();
+      int out = t.ndarray("out", "[128,6000]", which == 0 ? "bfloat16" : "float32", "shared_hbm");
+      auto v = KernelUnderTest::v;
+      int xt = t.call("load", {{"src", v(x)}}, mask);
+      int r;
+      if (which == 0) {
+        int x2t = t.call("load", {{"src", v(x2)}}, mask);
+        r = t.call("add", {{"x", v(xt)}, {"y", v(x2t)}}, mask);
+      } else {
+        int yt = t.call("load", {{"src", v(y)}}, mask);
+        r = t.call("scalar_tensor_tensor",
+                   {{"data", v(xt)}, {"operand0", R"({"s":0.5})"}, {"operand1", v(yt)}},
+                   R"("attrs":{"op0":"multiply","op1":"add"})" + (mask.empty() ? "" : "," + mask));
+      }
+      t.call("store", {{"dst", v(out)}, {"value", v(r)}}, mask);
+      return t.finish({out});
+    };
+    auto fused = kernel(""), whole = kernel(kEverywhere);
+    sim::KernelPlan plan = sim::plan_kernel(*fused);
+    ASSERT_EQ(plan.groups.size(), 1u);
+    EXPECT_TRUE(plan.groups[0].fuse);
+    const auto x = values(128 * 6000, 11), x2 = values(128 * 6000, 12), y = values(128 * 6000, 13);
+    sim::RunLog fl;
+    auto a = simtest::run(fused, {x, x2, y}, &fl), b = simtest::run(whole, {x, x2, y});
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(fl.warnings.size(), 0u);
+    for (int64_t i = 0; i < 128 * 6000; i += 101) {
+      const float want = which == 0 ? x[i] + x2[i] : x[i] * 0.5f + y[i]; // (y read as bfloat16)
+      ASSERT_LE(std::fabs(a[0][static_cast<size_t>(i)] - want),
+                std::fabs(want) / 64 + std::fabs(y[i]) / 64 + 1e-3f)
+          << i;
+    }
+  }
+}
