@@ -1,5 +1,6 @@
 #include "sim/storage.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "sim/diagnostics.h"
@@ -119,28 +120,32 @@ void WrittenMap::set(int64_t e) {
   if (++pending_ >= elems_) check_full();
 }
 
+namespace {
+// The bits of word w that [e, end) covers (w's elements are [64 w, 64 w + 64)).
+uint64_t word_mask(int64_t w, int64_t e, int64_t end) {
+  const int64_t lo = std::max<int64_t>(e - 64 * w, 0), hi = std::min<int64_t>(end - 64 * w, 64);
+  const uint64_t upto = hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1;
+  return upto & ~((uint64_t{1} << lo) - 1);
+}
+} // namespace
+
 void WrittenMap::set_range(int64_t e, int64_t n) {
   if (all_ || n <= 0) return;
-  int64_t end = e + n;
-  while (e < end && (e & 63)) set_bit_only(e++);
-  while (e + 64 <= end) {
-    bits_[static_cast<size_t>(e >> 6)] = ~uint64_t{0};
-    e += 64;
-  }
-  while (e < end) set_bit_only(e++);
+  const int64_t end = e + n, first = e >> 6, last = (end - 1) >> 6;
+  bits_[static_cast<size_t>(first)] |= word_mask(first, e, end);
+  for (int64_t w = first + 1; w < last; ++w) bits_[static_cast<size_t>(w)] = ~uint64_t{0};
+  if (last != first) bits_[static_cast<size_t>(last)] |= word_mask(last, e, end);
   pending_ += n;
   if (pending_ >= elems_) check_full();
 }
 
 bool WrittenMap::test_range(int64_t e, int64_t n) const {
-  if (all_) return true;
-  const int64_t end = e + n;
-  while (e < end && (e & 63))
-    if (!test(e++)) return false;
-  for (; e + 64 <= end; e += 64)
-    if (bits_[static_cast<size_t>(e >> 6)] != ~uint64_t{0}) return false;
-  while (e < end)
-    if (!test(e++)) return false;
+  if (all_ || n <= 0) return true;
+  const int64_t end = e + n, first = e >> 6, last = (end - 1) >> 6;
+  for (int64_t w = first; w <= last; ++w) {
+    const uint64_t m = w == first || w == last ? word_mask(w, e, end) : ~uint64_t{0};
+    if ((bits_[static_cast<size_t>(w)] & m) != m) return false;
+  }
   return true;
 }
 
