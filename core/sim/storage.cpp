@@ -104,20 +104,15 @@ void Storage::reset_instance() {
 void WrittenMap::reset(int64_t elems) {
   all_ = false;
   elems_ = elems;
+  prefix_ = 0;
   pending_ = 0;
-  bits_.assign(static_cast<size_t>((elems + 63) >> 6), 0);
+  bits_.clear(); // (keeps its memory: the next bits start from zeros again)
 }
 
 void WrittenMap::set_all() {
   all_ = true;
   bits_.clear();
   bits_.shrink_to_fit();
-}
-
-void WrittenMap::set(int64_t e) {
-  if (all_) return;
-  bits_[static_cast<size_t>(e >> 6)] |= uint64_t{1} << (e & 63);
-  if (++pending_ >= elems_) check_full();
 }
 
 namespace {
@@ -131,17 +126,39 @@ uint64_t word_mask(int64_t w, int64_t e, int64_t end) {
 
 void WrittenMap::set_range(int64_t e, int64_t n) {
   if (all_ || n <= 0) return;
-  const int64_t end = e + n, first = e >> 6, last = (end - 1) >> 6;
+  const int64_t end = e + n;
+  if (end <= prefix_) return;
+  if (e <= prefix_) { // continues the prefix (and perhaps meets bits set beyond it)
+    prefix_ = end;
+    // Over the bits set from the new end on, a word at a time: the run of ones from the
+    // prefix's position in its word (the word shifted down has zeros on top, so the run
+    // stops at the word's end at the latest).
+    while (!bits_.empty() && prefix_ < elems_) {
+      const int at = static_cast<int>(prefix_ & 63);
+      const uint64_t ones = ~(bits_[static_cast<size_t>(prefix_ >> 6)] >> at);
+      const int run = ones == 0 ? 64 : __builtin_ctzll(ones);
+      prefix_ += run;
+      if (run < 64 - at) break;
+    }
+    if (prefix_ >= elems_) set_all();
+    return;
+  }
+  if (bits_.empty()) bits_.assign(static_cast<size_t>((elems_ + 63) >> 6), 0);
+  const int64_t first = e >> 6, last = (end - 1) >> 6;
   bits_[static_cast<size_t>(first)] |= word_mask(first, e, end);
   for (int64_t w = first + 1; w < last; ++w) bits_[static_cast<size_t>(w)] = ~uint64_t{0};
   if (last != first) bits_[static_cast<size_t>(last)] |= word_mask(last, e, end);
   pending_ += n;
-  if (pending_ >= elems_) check_full();
+  if (pending_ >= elems_ - prefix_) check_full();
 }
 
 bool WrittenMap::test_range(int64_t e, int64_t n) const {
   if (all_ || n <= 0) return true;
-  const int64_t end = e + n, first = e >> 6, last = (end - 1) >> 6;
+  const int64_t end = e + n;
+  if (end <= prefix_) return true;
+  if (bits_.empty()) return false;
+  e = std::max(e, prefix_);
+  const int64_t first = e >> 6, last = (end - 1) >> 6;
   for (int64_t w = first; w <= last; ++w) {
     const uint64_t m = w == first || w == last ? word_mask(w, e, end) : ~uint64_t{0};
     if ((bits_[static_cast<size_t>(w)] & m) != m) return false;
@@ -151,17 +168,21 @@ bool WrittenMap::test_range(int64_t e, int64_t n) const {
 
 int64_t WrittenMap::count() const {
   if (all_) return elems_;
-  int64_t n = 0;
-  for (uint64_t w : bits_) n += __builtin_popcountll(w);
+  int64_t n = prefix_;
+  if (bits_.empty() || prefix_ >= elems_) return n;
+  const int64_t first = prefix_ >> 6;
+  n += __builtin_popcountll(bits_[static_cast<size_t>(first)] & word_mask(first, prefix_, elems_));
+  for (size_t w = static_cast<size_t>(first) + 1; w < bits_.size(); ++w)
+    n += __builtin_popcountll(bits_[w]);
   return n;
 }
 
 void WrittenMap::check_full() {
-  int64_t n = count();
+  const int64_t n = count();
   if (n >= elems_)
     set_all();
   else
-    pending_ = n;
+    pending_ = n - prefix_; // (the next check: when the writes could have filled the rest)
 }
 
 int64_t bytes_per_partition(const Tensor& t) {

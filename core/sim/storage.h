@@ -17,16 +17,20 @@
 
 namespace nki::sim {
 
-/// Which elements of a buffer were ever written: a bit per element while some are not, nothing
-/// once all are. Runs set whole words at a time.
+/// Which elements of a buffer were ever written: a prefix [0, prefix) written in order, plus a
+/// bit per element for writes beyond it (allocated with the first such write), nothing once all
+/// are. A tensor written from its start in order — a fused tile loop writing rows one after the
+/// other — keeps no bits at all; runs set whole words at a time.
 class WrittenMap {
 public:
   bool all() const { return all_; }
-  bool test(int64_t e) const { return all_ || ((bits_[e >> 6] >> (e & 63)) & 1u); }
+  bool test(int64_t e) const {
+    return all_ || e < prefix_ || (!bits_.empty() && ((bits_[e >> 6] >> (e & 63)) & 1u));
+  }
   /// Forgets every write (a new allocation of the tensor).
   void reset(int64_t elems);
   void set_all();
-  void set(int64_t e);
+  void set(int64_t e) { set_range(e, 1); }
   void set_range(int64_t e, int64_t n);
   /// Whether elements [e, e + n) were all written.
   bool test_range(int64_t e, int64_t n) const;
@@ -34,11 +38,11 @@ public:
   int64_t count() const;
 
 private:
-  void set_bit_only(int64_t e) { bits_[static_cast<size_t>(e >> 6)] |= uint64_t{1} << (e & 63); }
   void check_full();
   bool all_ = false;
   int64_t elems_ = 0;
-  int64_t pending_ = 0; // writes since the last full check (may count re-writes)
+  int64_t prefix_ = 0;  // [0, prefix_) written
+  int64_t pending_ = 0; // bit writes since the last full check (may count re-writes)
   std::vector<uint64_t> bits_;
 };
 
