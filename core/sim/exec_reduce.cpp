@@ -137,6 +137,14 @@ void write_touched(Exec& ex, const Instruction& in, const std::vector<float>& ac
     for (int64_t i = 0; i < n && all; ++i) all = touched[static_cast<size_t>(flat + i)] != 0;
   });
   View out = ex.output(in, dom, all);
+  // All of a row-major tile whose rows lie back to back: one run.
+  if (all && r == 2 && !dom.masked() && !dom.windowed() && !out.ind && !out.linear &&
+      out.rank == 2 && out.stride[1] == 1 && out.stride[0] == dom.extent(1) &&
+      static_cast<int64_t>(acc.size()) == dom.extent(0) * dom.extent(1)) {
+    const int64_t pos[2] = {0, 0};
+    write_f32(out, pos, 0, static_cast<int64_t>(acc.size()), acc.data());
+    return;
+  }
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     int64_t flat = 0;
     for (int k = 0; k < r - 1; ++k) flat = flat * dom.extent(k) + pos[k];
