@@ -54,6 +54,17 @@ std::array<const View*, 4> reads_of(const Step& s) {
           s.s1.scalar ? nullptr : &s.s1.view};
 }
 
+// Whether no step but steps[first..last] reads or writes buffer t (a row buffer).
+bool alone(const std::vector<Step>& steps, const Buffer* t, size_t first, size_t last) {
+  for (size_t j = 0; j < steps.size(); ++j) {
+    if (j >= first && j <= last) continue;
+    if (steps[j].out.buf == t) return false;
+    for (const View* v : reads_of(steps[j]))
+      if (v && v->buf == t) return false;
+  }
+  return true;
+}
+
 // Chains of two tensor_tensor steps, the first's result a row buffer (one of `rowbufs`) of
 // fp32 that the next step, of the same phase and width, reads through the same view and no
 // other step accesses: the next step computes both operators in one pass (alu_pair_f32) and
@@ -72,14 +83,7 @@ void merge_chains(std::vector<Step>& steps, const std::vector<const Buffer*>& ro
     if (chain == 0 || (chain == 1 ? y.b : y.a).buf == t || x.a.buf == t || x.b.buf == t ||
         y.out.buf == t)
       continue;
-    bool alone = true; // no other step accesses the row buffer
-    for (size_t j = 0; j < steps.size() && alone; ++j) {
-      if (j == i || j == i + 1) continue;
-      if (steps[j].out.buf == t) alone = false;
-      for (const View* v : reads_of(steps[j]))
-        if (v && v->buf == t) alone = false;
-    }
-    if (!alone) continue;
+    if (!alone(steps, t, i, i + 1)) continue;
     x.merged = true;
     y.chain = chain;
     y.ca = x.a;
@@ -116,14 +120,7 @@ void merge_quads(std::vector<Step>& steps, const std::vector<const Buffer*>& row
         (!x.s1.scalar && x.s1.view.buf == t) ||
         !alu_quad_covered(x.op0, x.r0, x.op1, x.r1, z.cop, side == 2, z.op0, z.chain == 2))
       continue;
-    bool alone = true; // no other step accesses the row buffer
-    for (size_t j = 0; j < steps.size() && alone; ++j) {
-      if (j >= i && j <= i + 2) continue;
-      if (steps[j].out.buf == t) alone = false;
-      for (const View* v : reads_of(steps[j]))
-        if (v && v->buf == t) alone = false;
-    }
-    if (!alone) continue;
+    if (!alone(steps, t, i, i + 2)) continue;
     x.merged = true;
     z.quad = side;
     z.qa = x.a;
