@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_set>
+#include <string_view>
 
 #include "sim/math_kernels.h"
 
@@ -12,7 +12,7 @@ using namespace nki::ir;
 
 namespace {
 
-constexpr const char* kReadRoles[] = {
+constexpr std::string_view kReadRoles[] = {
     "src",     "value",     "data",        "data0",        "data1",    "x",
     "y",       "operand0",  "operand1",    "scale",        "bias",     "stationary",
     "moving",  "indices",   "on_true",     "on_true_tile", "on_false", "on_false_value",
@@ -25,13 +25,13 @@ TensorId base_of(const Kernel& k, TensorId t) {
   return x.alias_of != kNone ? x.alias_of : t;
 }
 
-const AttrValue* attr(const Instruction& in, const char* key) {
+const AttrValue* attr(const Instruction& in, std::string_view key) {
   for (const auto& [name, v] : in.attrs)
     if (name == key) return &v;
   return nullptr;
 }
 
-const Operand* operand(const Instruction& in, const char* role) {
+const Operand* operand(const Instruction& in, std::string_view role) {
   for (const Operand& o : in.operands)
     if (o.role == role) return &o;
   return nullptr;
@@ -40,13 +40,13 @@ const Operand* operand(const Instruction& in, const char* role) {
 // Opcodes whose partition p of the result depends on partition p of the operands alone, with
 // no state beyond the instruction (the engines' reduce registers are left out).
 bool row_local(const Kernel& k, const Instruction& in) {
-  static const char* const kOps[] = {
+  static constexpr std::string_view kOps[] = {
       "load",          "store",         "tensor_copy",          "broadcast_to",
       "tensor_tensor", "tensor_scalar", "scalar_tensor_tensor", "activation",
       "reciprocal",    "affine_select", "tensor_reduce",        "dma_copy",
       "ndarray"};
   if (std::none_of(std::begin(kOps), std::end(kOps),
-                   [&](const char* op) { return in.opcode == op; }))
+                   [&](std::string_view op) { return in.opcode == op; }))
     return false;
   if (in.opcode == "dma_copy" && attr(in, "dst_rmw_op")) return false;
   if (in.opcode == "ndarray") { // an on-chip tile the group's instructions write (no fill)
@@ -117,28 +117,34 @@ std::vector<AccessPattern> wholes(const Kernel& k) {
 bool strip_valid(const Kernel& k, const std::vector<AccessPattern>& whole_of,
                  const std::vector<const Instruction*>& insts, int64_t rows, int64_t& row_bytes) {
   struct Access {
-    const AccessPattern& ap;
+    const AccessPattern* ap;
     bool write;
     size_t rank;
   };
-  std::vector<Access> acc;
+  // (Scratch kept from call to call: the planner calls this for every prefix of every group.)
+  static thread_local std::vector<Access> acc;
+  static thread_local std::vector<TensorId> written;
+  static thread_local std::vector<std::pair<TensorId, const AffineExpr*>> row_index;
+  static thread_local std::vector<std::pair<TensorId, int64_t>> bytes;
+  acc.clear();
+  written.clear();
+  row_index.clear(); // per written tensor
+  bytes.clear();
   for (const Instruction* in : insts) {
     const size_t rank = main_shape(k, *in).size();
-    if (in->result != kNone) acc.push_back({whole_of[static_cast<size_t>(in->result)], true, rank});
+    if (in->result != kNone)
+      acc.push_back({&whole_of[static_cast<size_t>(in->result)], true, rank});
     for (const Operand& o : in->operands)
-      if (!o.is_scalar && o.ap.tensor != kNone) acc.push_back({o.ap, !reads_only(o.role), rank});
+      if (!o.is_scalar && o.ap.tensor != kNone) acc.push_back({&o.ap, !reads_only(o.role), rank});
   }
-  std::vector<TensorId> written;
   for (const Access& a : acc)
-    if (a.write) written.push_back(base_of(k, a.ap.tensor));
-  std::vector<std::pair<TensorId, const AffineExpr*>> row_index; // per written tensor
-  std::vector<std::pair<TensorId, int64_t>> bytes;
+    if (a.write) written.push_back(base_of(k, a.ap->tensor));
   for (const Access& a : acc) {
-    const TensorId b = base_of(k, a.ap.tensor);
-    const bool aligned = row_aligned(k, a.ap, rows, a.rank);
+    const TensorId b = base_of(k, a.ap->tensor);
+    const bool aligned = row_aligned(k, *a.ap, rows, a.rank);
     if (aligned) {
-      int64_t n = ir::dtype_size(k.tensor(a.ap.tensor).dtype);
-      for (size_t d = 1; d < a.ap.tile_shape.size(); ++d) n *= a.ap.tile_shape[d];
+      int64_t n = ir::dtype_size(k.tensor(a.ap->tensor).dtype);
+      for (size_t d = 1; d < a.ap->tile_shape.size(); ++d) n *= a.ap->tile_shape[d];
       auto it =
           std::find_if(bytes.begin(), bytes.end(), [&](const auto& e) { return e.first == b; });
       if (it == bytes.end())
@@ -151,8 +157,8 @@ bool strip_valid(const Kernel& k, const std::vector<AccessPattern>& whole_of,
     auto it = std::find_if(row_index.begin(), row_index.end(),
                            [&](const auto& e) { return e.first == b; });
     if (it == row_index.end())
-      row_index.push_back({b, &a.ap.index[0]});
-    else if (!(*it->second == a.ap.index[0]))
+      row_index.push_back({b, &a.ap->index[0]});
+    else if (!(*it->second == a.ap->index[0]))
       return false;
   }
   row_bytes = 0;
@@ -236,13 +242,13 @@ bool written_first(const Kernel& k, const std::vector<const Instruction*>& g, si
 // rank-2 tiles; copies, fp32 ALU operators that are not bitwise, activations, reductions
 // along axis 1. The dtypes and strides are checked at run time.
 bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
-  static const char* const kOps[] = {
+  static constexpr std::string_view kOps[] = {
       "load",          "store",      "tensor_copy",   "tensor_tensor",
       "tensor_scalar", "activation", "tensor_reduce", "scalar_tensor_tensor",
       "dma_copy",      "ndarray",    "broadcast_to"};
   for (const Instruction* in : g) {
     if (std::none_of(std::begin(kOps), std::end(kOps),
-                     [&](const char* op) { return in->opcode == op; }))
+                     [&](std::string_view op) { return in->opcode == op; }))
       return false;
     if (main_shape(k, *in).size() != 2) return false;
     for (const char* key : {"op", "op0", "op1"}) {
@@ -374,12 +380,13 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
 
 } // namespace
 
-std::vector<int64_t> main_shape(const Kernel& k, const Instruction& in) {
+const std::vector<int64_t>& main_shape(const Kernel& k, const Instruction& in) {
+  static const std::vector<int64_t> kNoShape;
   if (in.opcode == "tensor_reduce")
     if (const Operand* d = operand(in, "data")) return d->ap.tile_shape;
   if (in.result != kNone) return k.tensor(in.result).shape;
   const Operand* d = operand(in, "dst");
-  return d ? d->ap.tile_shape : std::vector<int64_t>{};
+  return d ? d->ap.tile_shape : kNoShape;
 }
 
 TensorId copy_target(const Kernel& k, const Instruction& in) {
@@ -390,9 +397,8 @@ TensorId copy_target(const Kernel& k, const Instruction& in) {
                                                                                    : kNone;
 }
 
-bool reads_only(const std::string& role) {
-  static const std::unordered_set<std::string> roles(std::begin(kReadRoles), std::end(kReadRoles));
-  return roles.count(role) != 0;
+bool reads_only(std::string_view role) {
+  return std::find(std::begin(kReadRoles), std::end(kReadRoles), role) != std::end(kReadRoles);
 }
 
 KernelPlan plan_kernel(const Kernel& k) {

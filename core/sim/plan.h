@@ -10,6 +10,7 @@
 /// The run-time half of each decision (an unmasked tile, a source that resolves to read-only
 /// memory) is taken by the executor.
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "ir/ir.h"
@@ -51,7 +52,7 @@ KernelPlan plan_kernel(const ir::Kernel& k);
 
 /// Whether an operand role only reads its tensor ("src", "data", "x", ...); any other role
 /// ("dst", "reduce_res", "dst_idx", an unknown one) counts as written.
-bool reads_only(const std::string& role);
+bool reads_only(std::string_view role);
 
 /// The tile a copy fills whole: its result, or (the current language) the tensor a dma_copy's
 /// "dst" is the identity view of; kNone otherwise.
@@ -59,6 +60,6 @@ ir::TensorId copy_target(const ir::Kernel& k, const ir::Instruction& in);
 
 /// The shape of the positions an instruction iterates: its result's or "dst" tile (the data
 /// tile for tensor_reduce).
-std::vector<int64_t> main_shape(const ir::Kernel& k, const ir::Instruction& in);
+const std::vector<int64_t>& main_shape(const ir::Kernel& k, const ir::Instruction& in);
 
 } // namespace nki::sim
