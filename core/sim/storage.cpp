@@ -35,6 +35,20 @@ DType Storage::held_dtype(const Tensor& x) const {
   return x.dtype;
 }
 
+bool Buffer::allocate_bytes(int64_t slot) {
+  const size_t n = static_cast<size_t>(nbytes());
+  if (n < (size_t{1} << 16)) {
+    words.reset(new uint64_t[(n + 7) / 8 + 1]);
+    skew = 0;
+    return false;
+  }
+  words.reset(new uint64_t[(n + 4096 + 7) / 8 + 1]);
+  const uintptr_t at = reinterpret_cast<uintptr_t>(words.get());
+  const uintptr_t want = static_cast<uintptr_t>(slot * 5 % 16) * 256;
+  skew = static_cast<size_t>((want - at) & 4095);
+  return true;
+}
+
 Buffer& Storage::buffer(TensorId t) {
   TensorId b = base(t);
   std::unique_ptr<Buffer>& slot = bufs_.at(b);
@@ -46,7 +60,7 @@ Buffer& Storage::buffer(TensorId t) {
   buf->elems = 1;
   for (int64_t s : x.shape) buf->elems *= s;
   int64_t nbytes = buf->nbytes();
-  buf->words.reset(new uint64_t[static_cast<size_t>((nbytes + 7) / 8 + 1)]);
+  if (buf->allocate_bytes(large_)) ++large_;
   allocated_ += nbytes;
   if (allocated_ > peak_) peak_ = allocated_;
   if (!x.constant.empty()) {

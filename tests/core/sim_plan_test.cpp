@@ -169,3 +169,39 @@ TEST_F(TraceTest, sim_dma_copy_into_an_output_copies) {
   auto r = curtest::run(k, {{1, 2, 3, 4, 5, 6}}, curtest::current_options());
   EXPECT_EQ(r[0], (std::vector<float>{1, 2, 3, 4, 5, 6}));
 }
+
+TEST_F(TraceTest, sim_large_tensors_do_not_share_their_addresses_low_twelve_bits) {
+  // a + b into out, each 256 KiB: the three buffers start at offsets modulo 4 KiB at least 256
+  // bytes apart (both ways round), so that a loop loading a and b while storing out never has
+  // a load wait on a store it only appears to depend on. Small buffers are unaffected.
+  KernelUnderTest t;
+  int a = t.param("a", "[128,512]"), b = t.param("b", "[128,512]");
+  int s = t.param("s", "[4,8]");
+  t.open();
+  int out = t.ndarray("out", "[128,512]", "float32", "shared_hbm");
+  int at = t.call("load", {{"src", KernelUnderTest::v(a)}});
+  int bt = t.call("load", {{"src", KernelUnderTest::v(b)}});
+  int sum = t.call("add", {{"x", KernelUnderTest::v(at)}, {"y", KernelUnderTest::v(bt)}});
+  t.call("store", {{"dst", KernelUnderTest::v(out)}, {"value", KernelUnderTest::v(sum)}});
+  auto k = t.finish({out});
+  sim::Simulator sim(k);
+  auto x = simtest::iota_values(128 * 512, 0.5f), y = simtest::iota_values(128 * 512, 0.25f, 3);
+  std::memcpy(sim.input(0), x.data(), x.size() * 4);
+  std::memcpy(sim.input(1), y.data(), y.size() * 4);
+  std::memset(sim.input(2), 0, 4 * 8 * 4);
+  sim.run();
+  const uintptr_t at_a = reinterpret_cast<uintptr_t>(sim.input(0)) % 4096,
+                  at_b = reinterpret_cast<uintptr_t>(sim.input(1)) % 4096,
+                  at_o = reinterpret_cast<uintptr_t>(sim.output(0)) % 4096;
+  auto apart = [](uintptr_t p, uintptr_t q) {
+    const uintptr_t d = (p - q) & 4095;
+    return std::min(d, 4096 - d);
+  };
+  EXPECT_GE(apart(at_a, at_b), 256u);
+  EXPECT_GE(apart(at_a, at_o), 256u);
+  EXPECT_GE(apart(at_b, at_o), 256u);
+  EXPECT_EQ(at_a % 256, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(sim.input(2)) % 8, 0u);
+  const float* r = reinterpret_cast<const float*>(sim.output(0));
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(r[i], x[i] + y[i]) << i;
+}
