@@ -80,8 +80,10 @@ TEST_F(TraceTest, sim_scan_of_a_whole_tile_is_the_row_recurrence) {
 TEST_F(TraceTest, sim_bn_stats_of_whole_rows_counts_means_and_squared_deviations_in_order) {
   // Rows run sixteen at a time, what is left four at a time, then one by one: 128 rows, 7 (a
   // four and three), 37 (two sixteens, a four and one) and 21 of length 1; odd and even lengths
-  // (sixteens read four columns at a time, then two, then the odd last: lengths 501, 2 and 7).
-  for (auto [P, F] : {std::pair<int, int>{128, 501}, {7, 6}, {37, 9}, {21, 1}, {16, 2}, {32, 7}}) {
+  // (sixteens read sixteen columns at a time, then four, then two, then the odd last: lengths
+  // 501, 38, 2 and 7).
+  for (auto [P, F] :
+       {std::pair<int, int>{128, 501}, {7, 6}, {37, 9}, {21, 1}, {16, 2}, {32, 7}, {16, 38}}) {
     KernelUnderTest t;
     const std::string shape = "[" + std::to_string(P) + "," + std::to_string(F) + "]";
     int x = t.param("x", shape);
