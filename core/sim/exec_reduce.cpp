@@ -361,7 +361,8 @@ bool scan_tile(Exec& ex, const Domain& dom, const View& d0, const View& d1, cons
     if (v && (v->ind || !v->buf->written.all() || v->buf == out.buf)) return false;
   }
   if (out.ind) return false;
-  const int64_t rows = dom.extent(0), n = dom.extent(1);
+  // (Partitions [row_lo, row_hi): a strip's, when the scan runs in strips.)
+  const int64_t rows = dom.row_hi(), n = dom.extent(1);
   // Scratch: kScanRows rows of each operand (used when a view cannot be read in place), and
   // the padding rows of a last, partial group.
   std::vector<float>& buf = ex.scratch[0];
@@ -385,7 +386,7 @@ bool scan_tile(Exec& ex, const Domain& dom, const View& d0, const View& d1, cons
     return static_cast<const float*>(tmp);
   };
   float state[kScanRows];
-  for (int64_t p0 = 0; p0 < rows; p0 += kScanRows) {
+  for (int64_t p0 = dom.row_lo(); p0 < rows; p0 += kScanRows) {
     const int g = static_cast<int>(std::min<int64_t>(kScanRows, rows - p0));
     for (int j = 0; j < kScanRows; ++j) {
       int64_t pos[1] = {p0 + j};

@@ -44,7 +44,7 @@ bool row_local(const Kernel& k, const Instruction& in) {
       "load",          "store",         "tensor_copy",          "broadcast_to",
       "tensor_tensor", "tensor_scalar", "scalar_tensor_tensor", "activation",
       "reciprocal",    "affine_select", "tensor_reduce",        "dma_copy",
-      "ndarray"};
+      "ndarray",       "tensor_tensor_scan"};
   if (std::none_of(std::begin(kOps), std::end(kOps),
                    [&](std::string_view op) { return in.opcode == op; }))
     return false;
@@ -73,6 +73,16 @@ bool row_local(const Kernel& k, const Instruction& in) {
   for (const Operand& o : in.operands)
     if (!o.is_scalar && o.ap.indirect) return false;
   return true;
+}
+
+// Whether `in` may join group `g` (row-local, as row_local tells): a scan runs only with the
+// stores that follow it — it starts its group, so that no element-wise run before it loses
+// its fused execution (a group holding a scan runs instruction by instruction), and what it
+// gains is its result tile living in the store's destination (StripGroup::forward).
+bool joins(const std::vector<const Instruction*>& g, const Instruction& in) {
+  if (in.opcode == "tensor_tensor_scan") return false;
+  return g.front()->opcode != "tensor_tensor_scan" || in.opcode == "store" ||
+         in.opcode == "dma_copy";
 }
 
 // Whether `ap` touches partition p of its tensor at tile partition p (axis 0 of a tile of
@@ -311,7 +321,7 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
       for (; !g.empty() && g.size() < 32 && j < r.body.size() && r.body[j].kind == Item::Kind::Inst;
            ++j) {
         const Instruction& in = k.inst(r.body[j].id);
-        if (rows_of(in) != rows || !row_local(k, in)) break;
+        if (rows_of(in) != rows || !row_local(k, in) || !joins(g, in)) break;
         g.push_back(&in);
         int64_t rb = 0;
         if (!strip_valid(k, whole_of, g, rows, rb)) {

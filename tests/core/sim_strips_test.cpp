@@ -170,3 +170,65 @@ TEST_F(TraceTest, sim_precise_fp_off_holds_bfloat16_tiles_of_a_strip_run_in_fp32
   auto r = simtest::run(t.finish({out}), {{0.5f, 0.5f, 0.5f, 0.5f}}, nullptr, fp32);
   EXPECT_EQ(r[0], (std::vector<float>{1.5f, 2.5f, 3.5f, 4.5f}));
 }
+
+namespace {
+
+// h = x * h + y along each of 100 rows of 2048 (tensor_tensor_scan from h = 0.5), stored; the
+// loads run before it, apart (a scan starts its run): `mask` on the scan and the store, or none;
+// into a bfloat16 `out`, h cannot live there (the store rounds) and holds a strip of rows.
+std::shared_ptr<const ir::Kernel> scan_then_store(const std::string& mask,
+                                                  const std::string& out_dtype = "float32") {
+  KernelUnderTest t;
+  int x = t.param("x", "[100,2048]"), y = t.param("y", "[100,2048]");
+  t.open();
+  int out = t.ndarray("out", "[100,2048]", out_dtype, "shared_hbm");
+  auto v = KernelUnderTest::v;
+  const std::string m = mask.empty() ? "" : "," + mask;
+  int xt = t.call("load", {{"src", v(x)}});
+  int yt = t.call("load", {{"src", v(y)}});
+  int h = t.call("tensor_tensor_scan",
+                 {{"data0", v(xt)}, {"data1", v(yt)}, {"initial", R"({"s":0.5})"}},
+                 R"("attrs":{"op0":"multiply","op1":"add"})" + m);
+  t.call("store", {{"dst", v(out)}, {"value", v(h)}}, mask);
+  return t.finish({out});
+}
+
+} // namespace
+
+TEST_F(TraceTest, sim_a_scan_and_its_store_run_in_strips_writing_the_store_destination) {
+  // 100 partitions in strips of sixteen (the budget's multiple of sixteen): six whole strips of
+  // two groups of eight rows, then one of four rows (a partial group).
+  auto strips = scan_then_store(""), whole = scan_then_store(kEverywhere);
+  sim::KernelPlan plan = sim::plan_kernel(*strips);
+  ASSERT_EQ(plan.groups.size(), 2u); // the loads; the scan and the store
+  ASSERT_EQ(plan.groups[1].insts.size(), 2u);
+  EXPECT_EQ(strips->inst(plan.groups[1].insts[0]).opcode, "tensor_tensor_scan");
+  EXPECT_EQ(plan.groups[1].forward.size(), 1u); // h lives in out: the store copies onto itself
+  auto x = values(100 * 2048), y = values(100 * 2048);
+  for (float& e : x) e *= 0.09f; // |x| < 1: the recurrence stays bounded
+  RunBytes a = run_bytes(strips, {x, y}), b = run_bytes(whole, {x, y});
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_LT(a.peak, b.peak) << "h needed no buffer of its own";
+  std::vector<float> got(a.out.size() / 4);
+  std::memcpy(got.data(), a.out.data(), a.out.size());
+  for (int p = 0; p < 100; ++p) {
+    float s = 0.5f;
+    for (int f = 0; f < 2048; ++f) {
+      s = x[p * 2048 + f] * s + y[p * 2048 + f];
+      ASSERT_EQ(got[p * 2048 + f], s) << p << "," << f;
+    }
+  }
+}
+
+TEST_F(TraceTest, sim_a_scan_in_strips_holds_a_strip_of_its_rows_when_its_store_rounds) {
+  auto strips = scan_then_store("", "bfloat16"), whole = scan_then_store(kEverywhere, "bfloat16");
+  sim::KernelPlan plan = sim::plan_kernel(*strips);
+  ASSERT_EQ(plan.groups.size(), 2u);
+  EXPECT_TRUE(plan.groups[1].forward.empty());
+  ASSERT_EQ(plan.groups[1].local.size(), 1u); // h: sixteen rows at a time
+  auto x = values(100 * 2048), y = values(100 * 2048);
+  for (float& e : x) e *= 0.09f;
+  RunBytes a = run_bytes(strips, {x, y}), b = run_bytes(whole, {x, y});
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_LT(a.peak, b.peak - 100 * 2048 * 4 / 2) << "h held a strip, not its whole tile";
+}
