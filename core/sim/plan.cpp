@@ -40,20 +40,11 @@ const Operand* operand(const Instruction& in, std::string_view role) {
 // Opcodes whose partition p of the result depends on partition p of the operands alone, with
 // no state beyond the instruction (the engines' reduce registers are left out).
 bool row_local(const Kernel& k, const Instruction& in) {
-  static constexpr std::string_view kOps[] = {"load",
-                                              "store",
-                                              "tensor_copy",
-                                              "broadcast_to",
-                                              "tensor_tensor",
-                                              "tensor_scalar",
-                                              "scalar_tensor_tensor",
-                                              "activation",
-                                              "reciprocal",
-                                              "affine_select",
-                                              "tensor_reduce",
-                                              "dma_copy",
-                                              "ndarray",
-                                              "tensor_tensor_scan"};
+  static constexpr std::string_view kOps[] = {
+      "load",          "store",         "tensor_copy",          "broadcast_to",
+      "tensor_tensor", "tensor_scalar", "scalar_tensor_tensor", "activation",
+      "reciprocal",    "affine_select", "tensor_tensor_scan",   "tensor_reduce",
+      "dma_copy",      "ndarray"};
   if (std::none_of(std::begin(kOps), std::end(kOps),
                    [&](std::string_view op) { return in.opcode == op; }))
     return false;
