@@ -298,39 +298,52 @@ template <Alu Op> inline F4 alu_lanes(F4 a, F4 b) {
     return select4((a <= b) | (a != a), a, b); // Minimum
 }
 
-// Two groups of four rows, four columns at a time: a group's 4 x 4 blocks of each operand are
-// transposed so that a vector holds one column of its four rows, the recurrence steps column
-// by column — each row's chain the scalar one, its operations in its order — and the results
-// are transposed back. The columns left over step one by one.
+// Four rows' recurrence over columns [0, 4) of their operand rows (row j at a + j · sa, ...):
+// the 4 x 4 blocks of each operand transposed so that a vector holds one column of the four
+// rows, the recurrence stepped column by column — each row's chain the scalar one, its
+// operations in its order — and the results transposed back. Returns the rows' new state.
+template <Alu Op0, Alu Op1>
+inline F4 scan_block(const float* a, int64_t sa, const float* b, int64_t sb, float* o, int64_t so,
+                     F4 s, bool r0, bool r1) {
+  F4 x[4], y[4], t[4];
+  transpose4(load4(a), load4(a + sa), load4(a + 2 * sa), load4(a + 3 * sa), x);
+  transpose4(load4(b), load4(b + sb), load4(b + 2 * sb), load4(b + 3 * sb), y);
+  for (int q = 0; q < 4; ++q) {
+    const F4 u = r0 ? alu_lanes<Op0>(s, x[q]) : alu_lanes<Op0>(x[q], s);
+    s = r1 ? alu_lanes<Op1>(y[q], u) : alu_lanes<Op1>(u, y[q]);
+    x[q] = s;
+  }
+  transpose4(x[0], x[1], x[2], x[3], t);
+  for (int k = 0; k < 4; ++k) store4(o + k * so, t[k]);
+  return s;
+}
+
+// Two groups of four rows (scan_block), four columns at a time; the columns left over step one
+// by one. The rows' pointers, strides and states are locals, not read through `r` or `state`
+// at each step (which the compiler must otherwise assume the stores may change: in wasm, the
+// state went through memory at every block).
 template <Alu Op0, Alu Op1>
 void scan_rows(const ScanRows& r, float* state, int64_t n, bool r0, bool r1) {
   static_assert(kScanRows == 8, "two groups of four rows");
-  F4 s[2] = {load4(state), load4(state + 4)};
+  const float *a = r.a, *b = r.b;
+  float* o = r.o;
+  const int64_t sa = r.sa, sb = r.sb, so = r.so;
+  const float *a4 = a + 4 * sa, *b4 = b + 4 * sb;
+  float* o4 = o + 4 * so;
+  F4 s0 = load4(state), s1 = load4(state + 4);
   int64_t i = 0;
-  for (; i + 4 <= n; i += 4)
-    for (int g = 0; g < 2; ++g) {
-      const int64_t j = 4 * g;
-      F4 x[4], y[4], o[4], t[4];
-      transpose4(load4(r.a + j * r.sa + i), load4(r.a + (j + 1) * r.sa + i),
-                 load4(r.a + (j + 2) * r.sa + i), load4(r.a + (j + 3) * r.sa + i), x);
-      transpose4(load4(r.b + j * r.sb + i), load4(r.b + (j + 1) * r.sb + i),
-                 load4(r.b + (j + 2) * r.sb + i), load4(r.b + (j + 3) * r.sb + i), y);
-      for (int q = 0; q < 4; ++q) {
-        const F4 u = r0 ? alu_lanes<Op0>(s[g], x[q]) : alu_lanes<Op0>(x[q], s[g]);
-        s[g] = r1 ? alu_lanes<Op1>(y[q], u) : alu_lanes<Op1>(u, y[q]);
-        o[q] = s[g];
-      }
-      transpose4(o[0], o[1], o[2], o[3], t);
-      for (int k = 0; k < 4; ++k) store4(r.o + (j + k) * r.so + i, t[k]);
-    }
-  store4(state, s[0]);
-  store4(state + 4, s[1]);
+  for (; i + 4 <= n; i += 4) {
+    s0 = scan_block<Op0, Op1>(a + i, sa, b + i, sb, o + i, so, s0, r0, r1);
+    s1 = scan_block<Op0, Op1>(a4 + i, sa, b4 + i, sb, o4 + i, so, s1, r0, r1);
+  }
+  store4(state, s0);
+  store4(state + 4, s1);
   for (; i < n; ++i)
     for (int j = 0; j < kScanRows; ++j) {
-      const float x = r.a[j * r.sa + i], y = r.b[j * r.sb + i];
+      const float x = a[j * sa + i], y = b[j * sb + i];
       const float u = r0 ? alu_inline<Op0>(state[j], x) : alu_inline<Op0>(x, state[j]);
       state[j] = r1 ? alu_inline<Op1>(y, u) : alu_inline<Op1>(u, y);
-      r.o[j * r.so + i] = state[j];
+      o[j * so + i] = state[j];
     }
 }
 
