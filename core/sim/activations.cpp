@@ -168,7 +168,10 @@ void exp_f32(const float* in, float* out, int64_t n) {
   int64_t i = 0;
   // Blocks of 32 whose least and greatest values lie in [-87, 88] and whose sum is a number
   // (no NaN) take exp4's fast path lane for lane without testing each vector: three
-  // instructions a vector (pmin, pmax, add) instead of two compares, an and and a branch.
+  // instructions a vector (pmin, pmax, add) instead of two compares, an and and a branch. The
+  // block's eight vectors are computed side by side: each is one long chain of dependent
+  // operations, and in wasm (V8 issues them in the order written) two at a time left the
+  // processor waiting (softmax 0.98 -> 0.88 ms, four at a time 0.91).
   constexpr int64_t kBlock = 32;
   for (; i + kBlock <= n; i += kBlock) {
     F4 lo = load4(in + i), hi = lo, sum = lo;
@@ -177,12 +180,9 @@ void exp_f32(const float* in, float* out, int64_t n) {
       lo = pmin4(lo, x), hi = pmax4(hi, x), sum += x;
     }
     if (all4((lo >= c.c[kCFastLo]) & (hi <= c.c[kCFastHi]) & (sum == sum))) {
-      for (int64_t j = 0; j < kBlock; j += 8) {
-        const F4 y0 = exp4_in_range(load4(in + i + j), c);
-        const F4 y1 = exp4_in_range(load4(in + i + j + 4), c);
-        store4(out + i + j, y0);
-        store4(out + i + j + 4, y1);
-      }
+      F4 y[8];
+      for (int j = 0; j < 8; ++j) y[j] = exp4_in_range(load4(in + i + 4 * j), c);
+      for (int j = 0; j < 8; ++j) store4(out + i + 4 * j, y[j]);
       continue;
     }
     for (int64_t j = 0; j < kBlock; j += 8) {
