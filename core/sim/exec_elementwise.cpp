@@ -148,6 +148,14 @@ void exec_activation(Exec& ex, const Instruction& in) {
           out, {&data, scale.scalar ? nullptr : &scale.view, bias.scalar ? nullptr : &bias.view},
           pos, lo + c, a);
       const float* in = in_f32(ex, data, pos, lo + c, m, tmp);
+      if (*fn == Act::Exp && scaled && !biased && !op0 && !op1 && !prelu && constant_run(scale)) {
+        float v = 0;
+        source_run(ex, scale, pos, lo + c, m, tmp2, v);
+        exp_f32_scaled(in, v, po, m); // exp(x * scale) in one pass
+        out_done(out, pos, lo + c, m, po, a);
+        if (red.active()) red.add(dom.rank() > 1 ? pos[0] : 0, po, m);
+        continue;
+      }
       if (scaled) {
         apply_op(ex, Alu::Multiply, scale, false, in, po, pos, lo + c, m, tmp2);
         in = po;

@@ -46,6 +46,11 @@ inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, const floa
     alu_f32(op, a, b, o, n);
 }
 
+/// Whether source `s` is constant along a run: an immediate or a (P, 1) column.
+inline bool constant_run(const Source& s) {
+  return s.scalar || (!s.view.ind && s.view.inner_stride() == 0);
+}
+
 /// Source `s` over the run: a constant (an immediate or a (P, 1) column) into `v` and null, or
 /// the run's values (in place when contiguous fp32, else read into `tmp`).
 inline const float* source_run(Exec& ex, const Source& s, const int64_t* pos, int64_t lo, int64_t n,

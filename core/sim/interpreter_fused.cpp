@@ -237,6 +237,13 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
         s.out, {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view}, pos,
         c, t0);
     const float* x = in_f32(ex, s.a, pos, c, m, t1);
+    if (s.fn == Act::Exp && s.scaled && !s.biased && constant_run(s.s0)) {
+      float v = 0;
+      source_run(ex, s.s0, pos, c, m, t2, v);
+      exp_f32_scaled(x, v, po, m); // exp(x * scale) in one pass
+      out_done(s.out, pos, c, m, po, t0);
+      return;
+    }
     if (s.scaled) {
       apply_op(ex, Alu::Multiply, s.s0, false, x, po, pos, c, m, t2);
       x = po;

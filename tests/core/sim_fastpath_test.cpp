@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/math_kernels.h"
 #include "sim_support.h"
 #include "trace_fixture.h"
 
@@ -150,4 +151,33 @@ TEST_F(TraceTest, sim_nc_transpose_moves_every_element_exactly) {
   auto r = simtest::run(k, {xv});
   for (int p = 0; p < 96; ++p)
     for (int f = 0; f < 40; ++f) ASSERT_EQ(bits(r[0][f * 96 + p]), bits(xv[p * 40 + f]));
+}
+
+TEST_F(TraceTest, sim_exp_activation_with_a_column_scale_is_exp_of_the_rounded_products) {
+  // activation(exp, data, scale = a (P, 1) column) runs the multiply and the exp in one pass,
+  // fused (load, activation, store: one row-by-row run) and on the ordinary path (masked): both
+  // are the bits of exp_f32 over the fp32 products, NaN and out-of-range products included.
+  for (const char* mask : {"", simtest::kMaskEverywhere}) {
+    KernelUnderTest t;
+    int x = t.param("x", "[128,600]"), s = t.param("s", "[128,1]");
+    t.open();
+    int out = t.ndarray("out", "[128,600]", "float32", "shared_hbm");
+    auto v = KernelUnderTest::v;
+    const std::string m = *mask ? std::string(",") + mask : "";
+    int xt = t.call("load", {{"src", v(x)}}, mask);
+    int st = t.call("load", {{"src", v(s)}}, mask);
+    int e =
+        t.call("activation", {{"data", v(xt)}, {"scale", v(st)}}, R"("attrs":{"op":"exp"})" + m);
+    t.call("store", {{"dst", v(out)}, {"value", v(e)}}, mask);
+    auto k = t.finish({out});
+    auto xv = values(128 * 600, 7), sv = values(128, 8);
+    xv[77] = std::numeric_limits<float>::quiet_NaN();
+    xv[600 * 3 + 5] = 1e4f; // a product far outside the fast path's range
+    auto r = simtest::run(k, {xv, sv});
+    std::vector<float> prod(xv.size()), want(xv.size());
+    for (size_t i = 0; i < xv.size(); ++i) prod[i] = xv[i] * sv[i / 600];
+    sim::exp_f32(prod.data(), want.data(), static_cast<int64_t>(prod.size()));
+    for (size_t i = 0; i < xv.size(); ++i)
+      ASSERT_EQ(bits(r[0][i]), bits(want[i])) << (*mask ? "masked " : "fused ") << i;
+  }
 }
