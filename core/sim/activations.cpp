@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include "sim/math_kernels.h"
 #include "sim/numerics.h"
@@ -165,16 +166,31 @@ inline F4 exp4_in_range(F4 x, const ExpConsts& e) {
 
 namespace {
 
-// exp of in[i], or of in[i] · scale when Scaled (the product rounded to fp32 first, as a
-// multiply and then an exp would give it).
-template <bool Scaled> void exp_loop(const float* in, float scale, float* out, int64_t n) {
+// exp of in[i] (Pre None), or of in[i] · v, in[i] - v, in[i] + v (Pre Mul, Sub, Add), that
+// value rounded to fp32 first, as the ALU operation and then an exp would give it.
+enum class Pre { None, Mul, Sub, Add };
+template <Pre P> void exp_loop(const float* in, float v, float* out, int64_t n) {
   const ExpConsts c;
-  const F4 sv = splat4(scale);
+  const F4 vv = splat4(v);
   auto at = [&](int64_t k) {
-    if constexpr (Scaled)
-      return load4(in + k) * sv;
+    if constexpr (P == Pre::Mul)
+      return load4(in + k) * vv;
+    else if constexpr (P == Pre::Sub)
+      return load4(in + k) - vv;
+    else if constexpr (P == Pre::Add)
+      return load4(in + k) + vv;
     else
       return load4(in + k);
+  };
+  auto one = [&](int64_t k) {
+    if constexpr (P == Pre::Mul)
+      return in[k] * v;
+    else if constexpr (P == Pre::Sub)
+      return in[k] - v;
+    else if constexpr (P == Pre::Add)
+      return in[k] + v;
+    else
+      return in[k];
   };
   int64_t i = 0;
   // Blocks of 32 whose least and greatest values lie in [-87, 88] and whose sum is a number
@@ -208,17 +224,28 @@ template <bool Scaled> void exp_loop(const float* in, float scale, float* out, i
     store4(out + i + 4, y1);
   }
   for (; i + 4 <= n; i += 4) store4(out + i, exp4(at(i), c));
-  for (; i < n; ++i) out[i] = exp_one(Scaled ? in[i] * scale : in[i]);
+  for (; i < n; ++i) out[i] = exp_one(one(i));
 }
 
 } // namespace
 
 void exp_f32(const float* in, float* out, int64_t n) {
-  exp_loop<false>(in, 0.0f, out, n);
+  exp_loop<Pre::None>(in, 0.0f, out, n);
 }
 
 void exp_f32_scaled(const float* in, float scale, float* out, int64_t n) {
-  exp_loop<true>(in, scale, out, n);
+  exp_loop<Pre::Mul>(in, scale, out, n);
+}
+
+void exp_f32_op(const float* in, Alu op, float v, float* out, int64_t n) {
+  if (op == Alu::Multiply)
+    exp_loop<Pre::Mul>(in, v, out, n);
+  else if (op == Alu::Subtract)
+    exp_loop<Pre::Sub>(in, v, out, n);
+  else if (op == Alu::Add)
+    exp_loop<Pre::Add>(in, v, out, n);
+  else
+    throw std::logic_error("exp_f32_op: add, subtract or multiply");
 }
 
 std::optional<Act> parse_act(const std::string& name) {

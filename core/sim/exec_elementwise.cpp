@@ -148,7 +148,7 @@ void exec_activation(Exec& ex, const Instruction& in) {
           out, {&data, scale.scalar ? nullptr : &scale.view, bias.scalar ? nullptr : &bias.view},
           pos, lo + c, a);
       const float* in = in_f32(ex, data, pos, lo + c, m, tmp);
-      if (*fn == Act::Exp && scaled && !biased && !op0 && !op1 && !prelu && constant_run(scale)) {
+      if (*fn == Act::Exp && scaled && !biased && !op0 && !op1 && !prelu && constant_along(scale)) {
         float v = 0;
         source_run(ex, scale, pos, lo + c, m, tmp2, v);
         exp_f32_scaled(in, v, po, m); // exp(x * scale) in one pass

@@ -46,8 +46,8 @@ inline void apply_op(Exec& ex, Alu op, const Source& s, bool reverse, const floa
     alu_f32(op, a, b, o, n);
 }
 
-/// Whether source `s` is constant along a run: an immediate or a (P, 1) column.
-inline bool constant_run(const Source& s) {
+/// Whether source `s` is one value along a run: an immediate or a (P, 1) column.
+inline bool constant_along(const Source& s) {
   return s.scalar || (!s.view.ind && s.view.inner_stride() == 0);
 }
 

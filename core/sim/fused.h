@@ -45,6 +45,12 @@ struct FusedStep {
   Alu qop0 = Alu::Add, qop1 = Alu::Add;
   const ir::Instruction* qin = nullptr;
   float qy = 0, qz = 0; // qs0 / qs1 on the row being run (read with its first chunk)
+  // Exps (merge_exps): an exp activation computing exp(pa pre ps) — the merged add, subtract
+  // or multiply by one value along the row (data pa, that value's source ps, instruction pin).
+  Alu pre = Alu::Bypass;
+  View pa;
+  Source ps;
+  const ir::Instruction* pin = nullptr;
 };
 
 /// Clears the partition window and a group's strip redirects however its run ends.

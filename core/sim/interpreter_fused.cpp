@@ -93,11 +93,6 @@ void merge_chains(std::vector<Step>& steps, const std::vector<const Buffer*>& ro
   }
 }
 
-// Whether a source is one value along a run: an immediate or a (P, 1) column.
-bool constant_along(const Source& s) {
-  return s.scalar || (!s.view.ind && s.view.inner_stride() == 0);
-}
-
 // A tensor_scalar step of two operators and constant operands, whose result, a row buffer of
 // fp32, only the chain of the two steps after it (merge_chains) reads, of the same phase and
 // width, through the same view: the chain computes all four operators in one pass
@@ -129,6 +124,44 @@ void merge_quads(std::vector<Step>& steps, const std::vector<const Buffer*>& row
     z.qop0 = x.op0;
     z.qop1 = x.op1;
     z.qin = x.in;
+  }
+}
+
+// An add, subtract or multiply by one value along the row (a tensor_tensor with a (P, 1)
+// column, or a tensor_scalar of one operator and a constant operand), whose result, a row
+// buffer of fp32, only the exp activation after it reads (unscaled, unbiased; of the same
+// phase and width, through the same view): the exp computes exp(x op v) in one pass
+// (exp_f32_op: the same rounded values, then exp) — softmax's exp(x - max) — and the first
+// step runs as part of it, its row buffer left unwritten.
+void merge_exps(std::vector<Step>& steps, const std::vector<const Buffer*>& rowbufs) {
+  for (size_t i = 0; i + 1 < steps.size(); ++i) {
+    Step &x = steps[i], &y = steps[i + 1];
+    const Buffer* t = x.out.buf;
+    if (y.kind != Kind::Activation || y.fn != Act::Exp || y.scaled || y.biased ||
+        y.pre != Alu::Bypass || x.merged || x.chain != 0 || x.quad != 0 || x.phase != y.phase ||
+        x.width != y.width ||
+        (x.op0 != Alu::Add && x.op0 != Alu::Subtract && x.op0 != Alu::Multiply) ||
+        std::find(rowbufs.begin(), rowbufs.end(), t) == rowbufs.end() ||
+        t->dtype != DType::Float32 || x.out.dtype != DType::Float32 || x.out.esize != 4 ||
+        !same_view(y.a, x.out) || x.a.buf == t)
+      continue;
+    Source v;
+    if (x.kind == Kind::Binary) {
+      v.view = x.b;
+      if (!constant_along(v) || x.b.buf == t) continue;
+    } else if (x.kind == Kind::TwoOps) {
+      v = x.s0;
+      if (x.op1 != Alu::Bypass || x.r0 || !constant_along(v) || (!v.scalar && v.view.buf == t))
+        continue;
+    } else {
+      continue;
+    }
+    if (!alone(steps, t, i, i + 1)) continue;
+    x.merged = true;
+    y.pre = x.op0;
+    y.pa = x.a;
+    y.ps = v;
+    y.pin = x.in;
   }
 }
 
@@ -236,8 +269,22 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
     float* po = out_f32(
         s.out, {&s.a, s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view}, pos,
         c, t0);
+    if (s.pre != Alu::Bypass) { // exp(x op v), the merged step's operands read as that step
+      const Instruction* cur = ex.cur;
+      const int64_t seq = ex.seq;
+      ex.cur = s.pin;
+      ex.seq = seq - 1;
+      const float* px = in_f32(ex, s.pa, pos, c, m, t1);
+      float v = 0;
+      source_run(ex, s.ps, pos, c, m, t2, v);
+      ex.cur = cur;
+      ex.seq = seq;
+      exp_f32_op(px, s.pre, v, po, m);
+      out_done(s.out, pos, c, m, po, t0);
+      return;
+    }
     const float* x = in_f32(ex, s.a, pos, c, m, t1);
-    if (s.fn == Act::Exp && s.scaled && !s.biased && constant_run(s.s0)) {
+    if (s.fn == Act::Exp && s.scaled && !s.biased && constant_along(s.s0)) {
       float v = 0;
       source_run(ex, s.s0, pos, c, m, t2, v);
       exp_f32_scaled(x, v, po, m); // exp(x * scale) in one pass
@@ -458,6 +505,7 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
   }
   merge_chains(steps, rowbufs);
   merge_quads(steps, rowbufs);
+  merge_exps(steps, rowbufs);
   mark_fed(steps);
   return true;
 }

@@ -236,3 +236,60 @@ TEST_F(TraceTest, sim_a_row_wider_than_a_chunk_runs_conversions_chunk_by_chunk) 
     }
   }
 }
+
+namespace {
+
+// u = x op c (a (P, 1) column: tensor_tensor, or a tensor_scalar of one operator), then
+// e = exp(u), stored; with `keep`, u is stored too (a second reader: no merged pass).
+std::shared_ptr<const ir::Kernel> op_then_exp(const std::string& mask, bool scalar_form,
+                                              const std::string& op, bool reverse, bool keep) {
+  KernelUnderTest t;
+  int x = t.param("x", "[128,700]"), c = t.param("c", "[128,1]");
+  t.open();
+  int out = t.ndarray("out", "[128,700]", "float32", "shared_hbm");
+  int mid = t.ndarray("mid", "[128,700]", "float32", "shared_hbm");
+  const std::string m = mask.empty() ? "" : "," + mask;
+  auto v = KernelUnderTest::v;
+  int xt = t.call("load", {{"src", v(x)}}, mask);
+  int ct = t.call("load", {{"src", v(c)}}, mask);
+  int u = scalar_form ? t.call("tensor_scalar", {{"data", v(xt)}, {"operand0", v(ct)}},
+                               R"("attrs":{"op0":")" + op + R"(","reverse0":)" +
+                                   (reverse ? "true" : "false") + "}" + m)
+                      : t.call(op, {{"x", v(xt)}, {"y", v(ct)}}, mask);
+  int e = t.call("exp", {{"x", v(u)}}, mask);
+  t.call("store", {{"dst", v(out)}, {"value", v(e)}}, mask);
+  if (keep) t.call("store", {{"dst", v(mid)}, {"value", v(u)}}, mask);
+  return t.finish(keep ? std::vector<int>{out, mid} : std::vector<int>{out});
+}
+
+} // namespace
+
+TEST_F(TraceTest, sim_a_fused_exp_of_x_op_a_column_gives_the_bytes_of_both_passes) {
+  // The fused run computes exp(x op c) in one pass where u has no other reader; the same bytes
+  // as the ordinary path in every form (each operator, tensor_tensor and tensor_scalar, a
+  // reversed operand, u stored too), NaN and out-of-range values included.
+  auto x = values(128 * 700, 11), c = values(128, 12);
+  x[9] = std::numeric_limits<float>::quiet_NaN();
+  x[700 * 2 + 3] = 200.0f;
+  x[700 * 5 + 64] = -200.0f;
+  struct Case {
+    bool scalar_form;
+    const char* op;
+    bool reverse, keep;
+  } cases[] = {{false, "subtract", false, false}, {false, "add", false, false},
+               {false, "multiply", false, false}, {true, "subtract", false, false},
+               {true, "multiply", false, false},  {true, "subtract", true, false},
+               {false, "subtract", false, true},  {true, "add", false, true}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(std::string(k.scalar_form ? "tensor_scalar " : "tensor_tensor ") + k.op +
+                 (k.reverse ? " reversed" : "") + (k.keep ? " kept" : ""));
+    auto fused = op_then_exp("", k.scalar_form, k.op, k.reverse, k.keep);
+    auto whole = op_then_exp(kEverywhere, k.scalar_form, k.op, k.reverse, k.keep);
+    sim::KernelPlan plan = sim::plan_kernel(*fused);
+    ASSERT_EQ(plan.groups.size(), 1u);
+    EXPECT_TRUE(plan.groups[0].fuse);
+    RunBytes a = run_bytes(fused, {x, c}), b = run_bytes(whole, {x, c});
+    EXPECT_EQ(a.out, b.out);
+    EXPECT_EQ(a.warnings, 0u);
+  }
+}
