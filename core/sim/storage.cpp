@@ -37,7 +37,7 @@ DType Storage::held_dtype(const Tensor& x) const {
 
 bool Buffer::allocate_bytes(int64_t slot) {
   const size_t n = static_cast<size_t>(nbytes());
-  if (n < (size_t{1} << 16)) {
+  if (n < (size_t{1} << 14)) {
     words.reset(new uint64_t[(n + 7) / 8 + 1]);
     skew = 0;
     return false;

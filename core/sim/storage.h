@@ -54,12 +54,13 @@ struct Buffer {
   std::unique_ptr<uint64_t[]> words; ///< holds the bytes (at `skew` bytes in)
   size_t skew = 0;
   uint8_t* bytes() const { return reinterpret_cast<uint8_t*>(words.get()) + skew; }
-  /// Room for nbytes() bytes, uninitialised. A buffer of 64 KiB or more starts `slot` · 1280
-  /// bytes past a 4 KiB boundary (modulo 4096, in steps of 256), so that large buffers made one
-  /// after another do not all share their addresses' low twelve bits: a loop loading one and
-  /// storing another at the same offset modulo 4 KiB has each load wait on an earlier store it
-  /// only appears to depend on (both builds; a row copy in wasm took 1.7x as long). Returns
-  /// whether it was large (the slot used).
+  /// Room for nbytes() bytes, uninitialised. A buffer of 16 KiB or more starts `slot` · 1280
+  /// bytes past a 4 KiB boundary (modulo 4096, in steps of 256), so that buffers made one after
+  /// another do not all share their addresses' low twelve bits: a loop loading one and storing
+  /// another at about the same offset modulo 4 KiB has each load wait on an earlier store it
+  /// only appears to depend on (both builds; a row copy in wasm took 1.7x as long, and
+  /// layernorm's epilogue, reading 32 KiB gamma and beta rows, 5% longer). Returns whether it
+  /// was staggered (the slot used).
   bool allocate_bytes(int64_t slot);
   int64_t nbytes() const { return elems * ir::dtype_size(dtype); }
   WrittenMap written;
@@ -140,7 +141,7 @@ private:
   std::vector<std::unique_ptr<Buffer>> bufs_; // by base tensor id
   std::vector<Redirect> redirects_, strips_;  // by tensor id
   int64_t allocated_ = 0, peak_ = 0;
-  int64_t large_ = 0; // buffers of 64 KiB or more made so far (Buffer::allocate_bytes' slot)
+  int64_t large_ = 0; // buffers of 16 KiB or more made so far (Buffer::allocate_bytes' slot)
 };
 
 /// Bytes per partition a tensor occupies in SBUF/PSUM (every dimension but the partition

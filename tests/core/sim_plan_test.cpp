@@ -2,6 +2,7 @@
 // parameter in place (no copy, no tile storage), and every case where that would change a
 // result copies as before — the parameter is written later, the tile is written again, the
 // tile is masked. The current language's dma_copy into an ndarray's tile likewise.
+#include <algorithm>
 #include <cmath>
 
 #include "current_support.h"
@@ -171,12 +172,13 @@ TEST_F(TraceTest, sim_dma_copy_into_an_output_copies) {
 }
 
 TEST_F(TraceTest, sim_large_tensors_do_not_share_their_addresses_low_twelve_bits) {
-  // a + b into out, each 256 KiB: the three buffers start at offsets modulo 4 KiB at least 256
-  // bytes apart (both ways round), so that a loop loading a and b while storing out never has
-  // a load wait on a store it only appears to depend on. Small buffers are unaffected.
+  // a + b into out, each 256 KiB, and a 32 KiB g: the four buffers start at offsets modulo 4 KiB
+  // at least 256 bytes apart (both ways round), so that a loop loading some while storing
+  // another never has a load wait on a store it only appears to depend on. Small buffers (under
+  // 16 KiB) are unaffected.
   KernelUnderTest t;
   int a = t.param("a", "[128,512]"), b = t.param("b", "[128,512]");
-  int s = t.param("s", "[4,8]");
+  int s = t.param("s", "[4,8]"), g = t.param("g", "[8,1024]");
   t.open();
   int out = t.ndarray("out", "[128,512]", "float32", "shared_hbm");
   int at = t.call("load", {{"src", KernelUnderTest::v(a)}});
@@ -189,10 +191,12 @@ TEST_F(TraceTest, sim_large_tensors_do_not_share_their_addresses_low_twelve_bits
   std::memcpy(sim.input(0), x.data(), x.size() * 4);
   std::memcpy(sim.input(1), y.data(), y.size() * 4);
   std::memset(sim.input(2), 0, 4 * 8 * 4);
+  std::memset(sim.input(3), 0, 8 * 1024 * 4);
   sim.run();
   const uintptr_t at_a = reinterpret_cast<uintptr_t>(sim.input(0)) % 4096,
                   at_b = reinterpret_cast<uintptr_t>(sim.input(1)) % 4096,
-                  at_o = reinterpret_cast<uintptr_t>(sim.output(0)) % 4096;
+                  at_o = reinterpret_cast<uintptr_t>(sim.output(0)) % 4096,
+                  at_g = reinterpret_cast<uintptr_t>(sim.input(3)) % 4096;
   auto apart = [](uintptr_t p, uintptr_t q) {
     const uintptr_t d = (p - q) & 4095;
     return std::min(d, 4096 - d);
@@ -200,6 +204,12 @@ TEST_F(TraceTest, sim_large_tensors_do_not_share_their_addresses_low_twelve_bits
   EXPECT_GE(apart(at_a, at_b), 256u);
   EXPECT_GE(apart(at_a, at_o), 256u);
   EXPECT_GE(apart(at_b, at_o), 256u);
+  for (uintptr_t other : {at_a, at_b, at_o}) EXPECT_GE(apart(at_g, other), 256u);
+  // The rule itself: the k-th buffer of 16 KiB or more made starts k * 1280 bytes past a 4 KiB
+  // boundary (modulo 4096) — here a, b, g (the inputs, in order), then out.
+  std::vector<uintptr_t> got = {at_a, at_b, at_g, at_o}, want = {0, 1280, 2560, 3840};
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, want);
   EXPECT_EQ(at_a % 256, 0u);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(sim.input(2)) % 8, 0u);
   const float* r = reinterpret_cast<const float*>(sim.output(0));
