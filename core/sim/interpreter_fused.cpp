@@ -132,7 +132,9 @@ void merge_quads(std::vector<Step>& steps, const std::vector<const Buffer*>& row
 // buffer of fp32, only the exp activation after it reads (unscaled, unbiased; of the same
 // phase and width, through the same view): the exp computes exp(x op v) in one pass
 // (exp_f32_op: the same rounded values, then exp) — softmax's exp(x - max) — and the first
-// step runs as part of it, its row buffer left unwritten.
+// step runs as part of it, its row buffer left unwritten. (Should the exp write the memory the
+// first step reads, the phases make it the same view: the pass reads and writes each element
+// at one index, which exp_f32_op allows.)
 void merge_exps(std::vector<Step>& steps, const std::vector<const Buffer*>& rowbufs) {
   for (size_t i = 0; i + 1 < steps.size(); ++i) {
     Step &x = steps[i], &y = steps[i + 1];
