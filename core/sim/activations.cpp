@@ -233,10 +233,6 @@ void exp_f32(const float* in, float* out, int64_t n) {
   exp_loop<Pre::None>(in, 0.0f, out, n);
 }
 
-void exp_f32_scaled(const float* in, float scale, float* out, int64_t n) {
-  exp_loop<Pre::Mul>(in, scale, out, n);
-}
-
 void exp_f32_op(const float* in, Alu op, float v, float* out, int64_t n) {
   if (op == Alu::Multiply)
     exp_loop<Pre::Mul>(in, v, out, n);

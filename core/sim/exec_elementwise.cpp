@@ -151,7 +151,7 @@ void exec_activation(Exec& ex, const Instruction& in) {
       if (*fn == Act::Exp && scaled && !biased && !op0 && !op1 && !prelu && constant_along(scale)) {
         float v = 0;
         source_run(ex, scale, pos, lo + c, m, tmp2, v);
-        exp_f32_scaled(in, v, po, m); // exp(x * scale) in one pass
+        exp_f32_op(in, Alu::Multiply, v, po, m); // exp(x * scale) in one pass
         out_done(out, pos, lo + c, m, po, a);
         if (red.active()) red.add(dom.rank() > 1 ? pos[0] : 0, po, m);
         continue;

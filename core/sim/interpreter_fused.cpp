@@ -289,7 +289,7 @@ void run_chunk(Exec& ex, Step& s, const int64_t* pos, int64_t c, int64_t m) {
     if (s.fn == Act::Exp && s.scaled && !s.biased && constant_along(s.s0)) {
       float v = 0;
       source_run(ex, s.s0, pos, c, m, t2, v);
-      exp_f32_scaled(x, v, po, m); // exp(x * scale) in one pass
+      exp_f32_op(x, Alu::Multiply, v, po, m); // exp(x * scale) in one pass
       out_done(s.out, pos, c, m, po, t0);
       return;
     }

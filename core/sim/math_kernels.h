@@ -56,9 +56,6 @@ void act_f32(Act f, const float* in, float* out, int64_t n);
 
 /// exp in fp32, vectorizable, within 2 ulp of the correctly rounded result.
 void exp_f32(const float* in, float* out, int64_t n);
-/// out[i] = exp(in[i] * scale), the product rounded to fp32: a multiply then exp_f32, in one
-/// pass (out may alias in).
-void exp_f32_scaled(const float* in, float scale, float* out, int64_t n);
 /// out[i] = exp(in[i] op v) for op add, subtract or multiply, in[i] op v rounded to fp32: the
 /// ALU operation then exp_f32, in one pass (out may alias in).
 void exp_f32_op(const float* in, Alu op, float v, float* out, int64_t n);

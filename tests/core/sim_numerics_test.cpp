@@ -137,26 +137,28 @@ TEST(SimNumerics, exp_is_within_two_ulp_and_handles_the_edges) {
   }
 }
 
-TEST(SimNumerics, exp_of_a_scaled_run_is_exp_of_the_rounded_products) {
-  // exp_f32_scaled(x, s) against a multiply then exp_f32, bit for bit: blocks of 32 on the fast
-  // path and off it (a product out of [-87, 88], a NaN), the eight- and four-wide tails and the
-  // scalar tail, in place and not.
+TEST(SimNumerics, exp_of_x_op_a_value_is_exp_of_the_rounded_results) {
+  // exp_f32_op(x, op, v) against the operation then exp_f32, bit for bit: blocks of 32 on the
+  // fast path and off it (a value out of [-87, 88], a NaN), the eight- and four-wide tails and
+  // the scalar tail, in place and not.
   std::vector<float> x;
   for (int i = 0; i < 32 * 6 + 8 + 4 + 3; ++i)
     x.push_back(0.37f * static_cast<float>(i % 53) - 9.0f);
-  x[40] = 500.0f;         // a block's product past the fast path (and past overflow)
-  x[100] = std::nanf(""); // a NaN product
+  x[40] = 500.0f;         // a block's value past the fast path (and past overflow)
+  x[100] = std::nanf(""); // a NaN
   x[150] = -300.0f;       // an underflowing one
-  for (float scale : {1.0f, 0.3f, -2.5f, 1e-3f}) {
-    const int64_t n = static_cast<int64_t>(x.size());
-    std::vector<float> prod(x.size()), want(x.size()), got(x.size());
-    for (size_t i = 0; i < x.size(); ++i) prod[i] = x[i] * scale;
-    sim::exp_f32(prod.data(), want.data(), n);
-    sim::exp_f32_scaled(x.data(), scale, got.data(), n);
-    for (size_t i = 0; i < x.size(); ++i)
-      ASSERT_EQ(std::memcmp(&got[i], &want[i], 4), 0) << scale << " at " << i;
-    std::vector<float> inplace = x;
-    sim::exp_f32_scaled(inplace.data(), scale, inplace.data(), n);
-    EXPECT_EQ(std::memcmp(inplace.data(), want.data(), x.size() * 4), 0) << scale;
-  }
+  const int64_t n = static_cast<int64_t>(x.size());
+  for (sim::Alu op : {sim::Alu::Multiply, sim::Alu::Subtract, sim::Alu::Add})
+    for (float v : {1.0f, 0.3f, -2.5f, 1e-3f}) {
+      std::vector<float> pre(x.size()), want(x.size()), got(x.size());
+      for (size_t i = 0; i < x.size(); ++i) pre[i] = sim::alu_one(op, x[i], v);
+      sim::exp_f32(pre.data(), want.data(), n);
+      sim::exp_f32_op(x.data(), op, v, got.data(), n);
+      for (size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(std::memcmp(&got[i], &want[i], 4), 0)
+            << static_cast<int>(op) << " " << v << " at " << i;
+      std::vector<float> inplace = x;
+      sim::exp_f32_op(inplace.data(), op, v, inplace.data(), n);
+      EXPECT_EQ(std::memcmp(inplace.data(), want.data(), x.size() * 4), 0) << v;
+    }
 }
