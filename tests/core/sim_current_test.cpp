@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "current_support.h"
+#include "sim/plan.h"
 #include "trace_fixture.h"
 
 using namespace nki;
@@ -249,4 +250,46 @@ TEST_F(TraceTest, sim_capacity_counts_the_tiles_live_at_once_not_every_unrolled_
                                       "more than the 262144 of trn3"),
             std::string::npos)
       << log.warnings[0].text;
+}
+
+TEST_F(TraceTest, sim_a_scan_into_its_dst_and_the_dma_copy_of_it_run_in_strips) {
+  // tensor_tensor_scan(dst=h) then dma_copy(out <- h), 100 partitions of 2048: the two run a
+  // strip of partitions at a time (plan.cpp: a scan starts its run and takes the stores after
+  // it); each row is the scalar recurrence h = x * h + y from 0.5.
+  CurrentKernel t;
+  int x = t.param("x", "[100,2048]"), y = t.param("y", "[100,2048]");
+  t.open();
+  int out = t.ndarray("out", "[100,2048]", "float32", "shared_hbm");
+  int xt = t.ndarray("xt", "[100,2048]", "float32", "sbuf");
+  int yt = t.ndarray("yt", "[100,2048]", "float32", "sbuf");
+  int h = t.ndarray("h", "[100,2048]", "float32", "sbuf");
+  t.isa("dma_copy", {{"dst", t.sv_whole(xt)}, {"src", t.sv_whole(x)}});
+  t.isa("dma_copy", {{"dst", t.sv_whole(yt)}, {"src", t.sv_whole(y)}});
+  t.isa("tensor_tensor_scan",
+        {{"dst", t.sv_whole(h)},
+         {"data0", t.sv_whole(xt)},
+         {"data1", t.sv_whole(yt)},
+         {"initial", CurrentKernel::scalar(0.5)}},
+        R"({"op0":"multiply","op1":"add"})");
+  t.isa("dma_copy", {{"dst", t.sv_whole(out)}, {"src", t.sv_whole(h)}});
+  auto k = t.finish({out});
+  sim::KernelPlan plan = sim::plan_kernel(*k);
+  bool grouped = false;
+  for (const sim::StripGroup& g : plan.groups)
+    grouped = grouped || (k->inst(g.insts.front()).opcode == "tensor_tensor_scan" &&
+                          g.insts.size() == 2 && k->inst(g.insts[1]).opcode == "dma_copy");
+  EXPECT_TRUE(grouped) << "the scan and the dma_copy of its dst form a run";
+  std::vector<float> xv(100 * 2048), yv(xv.size());
+  for (size_t i = 0; i < xv.size(); ++i) {
+    xv[i] = 0.09f * static_cast<float>(static_cast<int>(i * 7 % 23) - 11) / 11.0f;
+    yv[i] = static_cast<float>(static_cast<int>(i * 13 % 17) - 8) / 8.0f;
+  }
+  auto r = curtest::run(k, {xv, yv}, curtest::current_options());
+  for (int p = 0; p < 100; ++p) {
+    float s = 0.5f;
+    for (int f = 0; f < 2048; ++f) {
+      s = xv[p * 2048 + f] * s + yv[p * 2048 + f];
+      ASSERT_EQ(r[0][p * 2048 + f], s) << p << "," << f;
+    }
+  }
 }
