@@ -83,7 +83,10 @@ public:
   Env env;
   const SimOptions* opts = nullptr; ///< the run's options (set by the interpreter)
   const ir::Instruction* cur = nullptr;
-  int64_t seq = 0;               ///< instruction executions so far
+  int64_t seq = 0; ///< instruction executions so far
+  /// The multiply the next instruction, a tensor_tensor_scan, computes as its data1
+  /// (KernelPlan::scan_pre; set by Interpreter::defer_to_scan for that one instruction).
+  const ir::Instruction* scan_pre = nullptr;
   std::deque<View> pool;         ///< views of indirect indices (stable addresses)
   std::deque<Buffer> temps;      ///< materialized operands of the current instruction
   std::vector<float> scratch[3]; ///< an executor's fp32 work arrays, reused across executions

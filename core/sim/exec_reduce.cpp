@@ -279,6 +279,8 @@ struct ScanRows {
   int64_t sa;
   const float* b;
   int64_t sb;
+  const float* c; // data1 = b · c when the scan computes its data1 (KernelPlan::scan_pre)
+  int64_t sc;
   float* o;
   int64_t so;
 };
@@ -302,12 +304,17 @@ template <Alu Op> inline F4 alu_lanes(F4 a, F4 b) {
 // the 4 x 4 blocks of each operand transposed so that a vector holds one column of the four
 // rows, the recurrence stepped column by column — each row's chain the scalar one, its
 // operations in its order — and the results transposed back. Returns the rows' new state.
-template <Alu Op0, Alu Op1>
-inline F4 scan_block(const float* a, int64_t sa, const float* b, int64_t sb, float* o, int64_t so,
-                     F4 s, bool r0, bool r1) {
+// Mul: data1 is b · c, each row's products rounded as the multiply instruction rounds them.
+template <Alu Op0, Alu Op1, bool Mul>
+inline F4 scan_block(const float* a, int64_t sa, const float* b, int64_t sb, const float* c,
+                     int64_t sc, float* o, int64_t so, F4 s, bool r0, bool r1) {
   F4 x[4], y[4], t[4];
   transpose4(load4(a), load4(a + sa), load4(a + 2 * sa), load4(a + 3 * sa), x);
-  transpose4(load4(b), load4(b + sb), load4(b + 2 * sb), load4(b + 3 * sb), y);
+  if constexpr (Mul)
+    transpose4(load4(b) * load4(c), load4(b + sb) * load4(c + sc),
+               load4(b + 2 * sb) * load4(c + 2 * sc), load4(b + 3 * sb) * load4(c + 3 * sc), y);
+  else
+    transpose4(load4(b), load4(b + sb), load4(b + 2 * sb), load4(b + 3 * sb), y);
   for (int q = 0; q < 4; ++q) {
     const F4 u = r0 ? alu_lanes<Op0>(s, x[q]) : alu_lanes<Op0>(x[q], s);
     s = r1 ? alu_lanes<Op1>(y[q], u) : alu_lanes<Op1>(u, y[q]);
@@ -322,25 +329,25 @@ inline F4 scan_block(const float* a, int64_t sa, const float* b, int64_t sb, flo
 // by one. The rows' pointers, strides and states are locals, not read through `r` or `state`
 // at each step (which the compiler must otherwise assume the stores may change: in wasm, the
 // state went through memory at every block).
-template <Alu Op0, Alu Op1>
+template <Alu Op0, Alu Op1, bool Mul>
 void scan_rows(const ScanRows& r, float* state, int64_t n, bool r0, bool r1) {
   static_assert(kScanRows == 8, "two groups of four rows");
-  const float *a = r.a, *b = r.b;
+  const float *a = r.a, *b = r.b, *c = r.c;
   float* o = r.o;
-  const int64_t sa = r.sa, sb = r.sb, so = r.so;
-  const float *a4 = a + 4 * sa, *b4 = b + 4 * sb;
+  const int64_t sa = r.sa, sb = r.sb, sc = r.sc, so = r.so;
+  const float *a4 = a + 4 * sa, *b4 = b + 4 * sb, *c4 = Mul ? c + 4 * sc : nullptr;
   float* o4 = o + 4 * so;
   F4 s0 = load4(state), s1 = load4(state + 4);
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    s0 = scan_block<Op0, Op1>(a + i, sa, b + i, sb, o + i, so, s0, r0, r1);
-    s1 = scan_block<Op0, Op1>(a4 + i, sa, b4 + i, sb, o4 + i, so, s1, r0, r1);
+    s0 = scan_block<Op0, Op1, Mul>(a + i, sa, b + i, sb, c + i, sc, o + i, so, s0, r0, r1);
+    s1 = scan_block<Op0, Op1, Mul>(a4 + i, sa, b4 + i, sb, c4 + i, sc, o4 + i, so, s1, r0, r1);
   }
   store4(state, s0);
   store4(state + 4, s1);
   for (; i < n; ++i)
     for (int j = 0; j < kScanRows; ++j) {
-      const float x = a[j * sa + i], y = b[j * sb + i];
+      const float x = a[j * sa + i], y = Mul ? b[j * sb + i] * c[j * sc + i] : b[j * sb + i];
       const float u = r0 ? alu_inline<Op0>(state[j], x) : alu_inline<Op0>(x, state[j]);
       state[j] = r1 ? alu_inline<Op1>(y, u) : alu_inline<Op1>(u, y);
       o[j * so + i] = state[j];
@@ -349,14 +356,14 @@ void scan_rows(const ScanRows& r, float* state, int64_t n, bool r0, bool r1) {
 
 constexpr Alu kScanOps[] = {Alu::Add, Alu::Subtract, Alu::Multiply, Alu::Maximum, Alu::Minimum};
 
-template <Alu Op0, size_t... I> ScanFn scan_fn_for(Alu op1, std::index_sequence<I...>) {
+template <Alu Op0, bool Mul, size_t... I> ScanFn scan_fn_for(Alu op1, std::index_sequence<I...>) {
   ScanFn f = nullptr;
-  ((op1 == kScanOps[I] ? (f = scan_rows<Op0, kScanOps[I]>) : f), ...);
+  ((op1 == kScanOps[I] ? (f = scan_rows<Op0, kScanOps[I], Mul>) : f), ...);
   return f;
 }
-template <size_t... I> ScanFn scan_fn(Alu op0, Alu op1, std::index_sequence<I...> seq) {
+template <bool Mul, size_t... I> ScanFn scan_fn(Alu op0, Alu op1, std::index_sequence<I...> seq) {
   ScanFn f = nullptr;
-  ((op0 == kScanOps[I] ? (f = scan_fn_for<kScanOps[I]>(op1, seq)) : f), ...);
+  ((op0 == kScanOps[I] ? (f = scan_fn_for<kScanOps[I], Mul>(op1, seq)) : f), ...);
   return f;
 }
 
@@ -364,13 +371,13 @@ template <size_t... I> ScanFn scan_fn(Alu op0, Alu op1, std::index_sequence<I...
 // shares no memory with them, kScanRows partitions at a time: the same values, reads and
 // writes as the row-by-row loop (nothing it reads can be a never-written element, and no row
 // it writes is read afterwards). False when the case does not apply.
-bool scan_tile(Exec& ex, const Domain& dom, const View& d0, const View& d1, const Source& init,
-               const View& out, Alu op0, Alu op1, bool r0, bool r1) {
+bool scan_tile(Exec& ex, const Domain& dom, const View& d0, const View& d1, const View* d1_by,
+               const Source& init, const View& out, Alu op0, Alu op1, bool r0, bool r1) {
   if (dom.rank() != 2 || dom.masked()) return false;
-  const ScanFn fn =
-      scan_fn(op0, op1, std::make_index_sequence<sizeof(kScanOps) / sizeof(kScanOps[0])>());
+  constexpr auto ops = std::make_index_sequence<sizeof(kScanOps) / sizeof(kScanOps[0])>();
+  const ScanFn fn = d1_by ? scan_fn<true>(op0, op1, ops) : scan_fn<false>(op0, op1, ops);
   if (!fn) return false;
-  for (const View* v : {&d0, &d1, init.scalar ? nullptr : &init.view}) {
+  for (const View* v : {&d0, &d1, d1_by, init.scalar ? nullptr : &init.view}) {
     if (v && (v->ind || !v->buf->written.all() || v->buf == out.buf)) return false;
   }
   if (out.ind) return false;
@@ -379,8 +386,9 @@ bool scan_tile(Exec& ex, const Domain& dom, const View& d0, const View& d1, cons
   // Scratch: kScanRows rows of each operand (used when a view cannot be read in place), and
   // the padding rows of a last, partial group.
   std::vector<float>& buf = ex.scratch[0];
-  buf.resize(static_cast<size_t>(3 * kScanRows * n));
-  float* scratch[3] = {buf.data(), buf.data() + kScanRows * n, buf.data() + 2 * kScanRows * n};
+  buf.resize(static_cast<size_t>(4 * kScanRows * n));
+  float* scratch[4] = {buf.data(), buf.data() + kScanRows * n, buf.data() + 2 * kScanRows * n,
+                       buf.data() + 3 * kScanRows * n};
   auto rows_of = [&](const View& v, int64_t p0, int g, float* tmp, int64_t& stride) {
     int64_t pos[1] = {p0};
     const float* p = g == kScanRows ? direct_in(v, pos, 0) : nullptr;
@@ -409,6 +417,8 @@ bool scan_tile(Exec& ex, const Domain& dom, const View& d0, const View& d1, cons
     ScanRows r;
     r.a = rows_of(d0, p0, g, scratch[0], r.sa);
     r.b = rows_of(d1, p0, g, scratch[1], r.sb);
+    r.c = d1_by ? rows_of(*d1_by, p0, g, scratch[3], r.sc) : nullptr;
+    r.sc = d1_by ? r.sc : 0;
     int64_t pos[1] = {p0};
     float* direct = g == kScanRows ? direct_out(out, pos, 0) : nullptr;
     r.o = direct ? direct : scratch[2];
@@ -426,19 +436,24 @@ bool scan_tile(Exec& ex, const Domain& dom, const View& d0, const View& d1, cons
 }
 
 // r[p, 0] = op1(op0(data0[p, 0], initial[p]), data1[p, 0]); r[p, i] uses r[p, i-1].
+// With Exec::scan_pre set (the multiply before the scan, KernelPlan::scan_pre), data1 is the
+// product of that multiply's operands, computed here: d1 · d1_by.
 void exec_tensor_tensor_scan(Exec& ex, const Instruction& in) {
   Domain dom(ex.out_shape(in), in.mask, ex.env);
-  View d0 = ex.view(ex.need(in, "data0"), dom), d1 = ex.view(ex.need(in, "data1"), dom);
+  const Instruction* pre = ex.scan_pre;
+  View d0 = ex.view(ex.need(in, "data0"), dom);
+  View d1 = ex.view(pre ? ex.need(*pre, "x") : ex.need(in, "data1"), dom), d1_by;
+  if (pre) d1_by = ex.view(ex.need(*pre, "y"), dom);
   Source init = ex.source(in, "initial", dom);
   View out = ex.output(in, dom);
   auto op0 = parse_alu(ex.attr_str(in, "op0")), op1 = parse_alu(ex.attr_str(in, "op1"));
   if (!op0 || !op1) ex.unsupported("tensor_tensor_scan operators");
   bool r0 = ex.attr_num(in, "reverse0", 0) != 0, r1 = ex.attr_num(in, "reverse1", 0) != 0;
   ex.log.scan_steps += dom.count();
-  if (scan_tile(ex, dom, d0, d1, init, out, *op0, *op1, r0, r1)) return;
+  if (scan_tile(ex, dom, d0, d1, pre ? &d1_by : nullptr, init, out, *op0, *op1, r0, r1)) return;
   std::vector<float> state(static_cast<size_t>(dom.extent(0)));
   std::vector<uint8_t> started(state.size(), 0);
-  float a[kChunk], b[kChunk];
+  float a[kChunk], b[kChunk], by[kChunk];
   dom.for_each_run([&](const int64_t* pos, int64_t lo, int64_t n) {
     size_t p = static_cast<size_t>(dom.rank() > 1 ? pos[0] : 0);
     if (!started[p]) {
@@ -449,6 +464,10 @@ void exec_tensor_tensor_scan(Exec& ex, const Instruction& in) {
       int64_t m = std::min(kChunk, n - c);
       read_f32(d0, pos, lo + c, m, a, ex);
       read_f32(d1, pos, lo + c, m, b, ex);
+      if (pre) {
+        read_f32(d1_by, pos, lo + c, m, by, ex);
+        for (int64_t i = 0; i < m; ++i) b[i] *= by[i];
+      }
       float s = state[p];
       for (int64_t i = 0; i < m; ++i) {
         float t = r0 ? alu_one(*op0, s, a[i]) : alu_one(*op0, a[i], s);

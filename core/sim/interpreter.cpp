@@ -29,6 +29,7 @@ void Interpreter::run_instance(const std::vector<int64_t>& pid) {
   ex_.env.pid = pid;
   std::fill(ex_.env.reg.begin(), ex_.env.reg.end(), 0);
   ex_.start_instance();
+  ex_.scan_pre = nullptr;
   if (k_.root() != kNone) region(k_.region(k_.root()));
 }
 
@@ -55,18 +56,38 @@ void Interpreter::execute(const Instruction& in) {
   ++ex_.log.instructions;
 }
 
+bool Interpreter::defer_to_scan(const Instruction& m) {
+  try {
+    Domain dom(main_shape(k_, m), {}, ex_.env);
+    for (const char* role : {"x", "y"}) {
+      View v = resolve(ex_.storage, k_, ex_.need(m, role).ap, dom, ex_.env, m.loc, ex_.pool);
+      if (v.linear || v.ind || v.dtype != DType::Float32 || !v.buf->written.all()) return false;
+    }
+  } catch (const sema::NkiError&) {
+    return false; // it runs, and reports the error as usual
+  }
+  ex_.cur = &m;
+  ++ex_.seq;
+  ++ex_.log.instructions;
+  ex_.scan_pre = &m;
+  return true;
+}
+
 void Interpreter::body(const Region& r) {
   bool after_if = false, if_taken = false;
   for (size_t i = 0; i < r.body.size(); ++i) {
     const Item& it = r.body[i];
     if (it.kind == Item::Kind::Inst) {
       after_if = false;
-      const int32_t g = ex_.plan.group_of[static_cast<size_t>(it.id)];
+      const size_t id = static_cast<size_t>(it.id);
+      if (ex_.plan.deferred[id] && defer_to_scan(k_.inst(it.id))) continue; // the next item
+      const int32_t g = ex_.plan.group_of[id];
       if (g >= 0 && run_strips(ex_.plan.groups[static_cast<size_t>(g)])) {
         i += ex_.plan.groups[static_cast<size_t>(g)].insts.size() - 1;
-        continue;
+      } else {
+        execute(k_.inst(it.id));
       }
-      execute(k_.inst(it.id));
+      ex_.scan_pre = nullptr;
       continue;
     }
     const Region& child = k_.region(it.id);

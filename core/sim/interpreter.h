@@ -49,6 +49,10 @@ private:
   void region(const ir::Region& r);
   void body(const ir::Region& r);
   void execute(const ir::Instruction& in);
+  /// For a multiply the next scan may compute (KernelPlan::scan_pre): whether its operands are
+  /// fp32 tiles read in place and fully written, so that reading them later reports nothing
+  /// (then it counts as executed and Exec::scan_pre names it); false leaves it to run.
+  bool defer_to_scan(const ir::Instruction& m);
   /// Runs group `g` a strip of partitions at a time when that pays and its run-time
   /// conditions hold (every instruction unmasked, every operand in bounds and strided, what it
   /// reads and does not define fully written); false (nothing done) otherwise.

@@ -281,9 +281,8 @@ bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
   return true;
 }
 
-void plan_strips(const Kernel& k, KernelPlan& p) {
-  const std::vector<AccessPattern> whole_of = wholes(k);
-  // Instructions referring to each base tensor (as an operand or as their result).
+// Instructions referring to each base tensor (as an operand or as their result).
+std::vector<std::vector<InstId>> tensor_users(const Kernel& k) {
   std::vector<std::vector<InstId>> users(k.tensors().size());
   for (const Instruction& in : k.instructions()) {
     if (in.result != kNone) users[static_cast<size_t>(base_of(k, in.result))].push_back(in.id);
@@ -294,6 +293,62 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
           users[static_cast<size_t>(base_of(k, o.ap.indirect->tensor))].push_back(in.id);
       }
   }
+  return users;
+}
+
+// KernelPlan::scan_pre: a tensor_tensor multiply M, unmasked, of two tile operands, right
+// before a scan S in one body; M's result T an on-chip fp32 tile of S's shape that only M and
+// S refer to, S only as its data1, through T's identity pattern. Nothing runs between M and S,
+// so M's operands hold at S what they held at M.
+void plan_scan_pre(const Kernel& k, const std::vector<std::vector<InstId>>& users, KernelPlan& p) {
+  p.scan_pre.assign(k.instructions().size(), -1);
+  p.deferred.assign(k.instructions().size(), 0);
+  std::vector<uint8_t> aliased(k.tensors().size(), 0);
+  for (const Tensor& t : k.tensors())
+    if (t.alias_of != kNone) aliased[static_cast<size_t>(t.alias_of)] = 1;
+  for (const Region& r : k.regions())
+    for (size_t i = 0; i + 1 < r.body.size(); ++i) {
+      if (r.body[i].kind != Item::Kind::Inst || r.body[i + 1].kind != Item::Kind::Inst) continue;
+      const Instruction &m = k.inst(r.body[i].id), &s = k.inst(r.body[i + 1].id);
+      if (s.opcode != "tensor_tensor_scan" || m.opcode != "tensor_tensor" || m.result == kNone ||
+          !m.mask.empty())
+        continue;
+      const AttrValue* op = attr(m, "op");
+      const std::string* name = op ? std::get_if<std::string>(op) : nullptr;
+      if (!name || parse_alu(*name) != Alu::Multiply) continue;
+      const Tensor& t = k.tensor(m.result);
+      if (t.role != TensorRole::Local || t.alias_of != kNone ||
+          aliased[static_cast<size_t>(t.id)] || t.dtype != DType::Float32 ||
+          (t.memory() != Memory::SBUF && t.memory() != Memory::PSUM) || !t.constant.empty() ||
+          main_shape(k, s) != t.shape)
+        continue;
+      const Operand *x = operand(m, "x"), *y = operand(m, "y"), *d1 = operand(s, "data1");
+      if (!x || !y || x->is_scalar || y->is_scalar || x->ap.indirect || y->ap.indirect || !d1 ||
+          d1->is_scalar || d1->ap.tensor != t.id || !identity(k, d1->ap))
+        continue;
+      const auto& u = users[static_cast<size_t>(t.id)];
+      if (std::any_of(u.begin(), u.end(), [&](InstId id) { return id != m.id && id != s.id; }))
+        continue;
+      int refs = 0; // the scan's operands referring to T: data1 alone
+      for (const Operand& o : s.operands)
+        if (!o.is_scalar && o.ap.tensor != kNone &&
+            (base_of(k, o.ap.tensor) == t.id ||
+             (o.ap.indirect && base_of(k, o.ap.indirect->tensor) == t.id)))
+          ++refs;
+      if (refs != 1) continue;
+      // (The scan's result is a new tile; a "dst" it writes must not be what M reads.)
+      const Operand* dst = operand(s, "dst");
+      if (dst && !dst->is_scalar && dst->ap.tensor != kNone &&
+          (base_of(k, dst->ap.tensor) == base_of(k, x->ap.tensor) ||
+           base_of(k, dst->ap.tensor) == base_of(k, y->ap.tensor)))
+        continue;
+      p.scan_pre[static_cast<size_t>(s.id)] = static_cast<int32_t>(m.id);
+      p.deferred[static_cast<size_t>(m.id)] = 1;
+    }
+}
+
+void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users, KernelPlan& p) {
+  const std::vector<AccessPattern> whole_of = wholes(k);
   std::vector<uint8_t> aliased(k.tensors().size(), 0);
   for (const Tensor& t : k.tensors())
     if (t.alias_of != kNone) aliased[static_cast<size_t>(t.alias_of)] = 1;
@@ -312,7 +367,7 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
       const int64_t rows = rows_of(first);
       std::vector<const Instruction*> g;
       int64_t row_bytes = 0;
-      if (rows > 0 && row_local(k, first)) {
+      if (rows > 0 && row_local(k, first) && !p.deferred[static_cast<size_t>(first.id)]) {
         g.push_back(&first);
         if (!strip_valid(k, whole_of, g, rows, row_bytes)) g.clear();
       }
@@ -321,7 +376,9 @@ void plan_strips(const Kernel& k, KernelPlan& p) {
       for (; !g.empty() && g.size() < 32 && j < r.body.size() && r.body[j].kind == Item::Kind::Inst;
            ++j) {
         const Instruction& in = k.inst(r.body[j].id);
-        if (rows_of(in) != rows || !row_local(k, in) || !joins(g, in)) break;
+        if (rows_of(in) != rows || !row_local(k, in) || !joins(g, in) ||
+            p.deferred[static_cast<size_t>(in.id)])
+          break;
         g.push_back(&in);
         int64_t rb = 0;
         if (!strip_valid(k, whole_of, g, rows, rb)) {
@@ -462,7 +519,9 @@ KernelPlan plan_kernel(const Kernel& k) {
     p.alias[static_cast<size_t>(in.id)] = 1;
   }
   p.group_of.assign(k.instructions().size(), -1);
-  plan_strips(k, p);
+  const std::vector<std::vector<InstId>> users = tensor_users(k);
+  plan_scan_pre(k, users, p);
+  plan_strips(k, users, p);
   return p;
 }
 

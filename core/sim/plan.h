@@ -46,6 +46,12 @@ struct KernelPlan {
   std::vector<uint8_t> alias;     ///< by instruction id: a copy that may alias its source
   std::vector<StripGroup> groups;
   std::vector<int32_t> group_of; ///< by instruction id: the group it starts, or -1
+  /// By instruction id: for a tensor_tensor_scan, the fp32 multiply right before it in its body
+  /// whose result tile nothing but the scan's data1 (its whole tile) reads; -1 otherwise. The
+  /// scan may compute data1 = x · y itself, one multiply per element as the instruction does,
+  /// and the tile is then never written (Interpreter::defer_to_scan).
+  std::vector<int32_t> scan_pre;
+  std::vector<uint8_t> deferred; ///< by instruction id: some scan's scan_pre (in no group)
 };
 
 KernelPlan plan_kernel(const ir::Kernel& k);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "sim/math_kernels.h"
+#include "sim/plan.h"
 #include "sim_support.h"
 #include "trace_fixture.h"
 
@@ -179,5 +180,59 @@ TEST_F(TraceTest, sim_exp_activation_with_a_column_scale_is_exp_of_the_rounded_p
     sim::exp_f32(prod.data(), want.data(), static_cast<int64_t>(prod.size()));
     for (size_t i = 0; i < xv.size(); ++i)
       ASSERT_EQ(bits(r[0][i]), bits(want[i])) << (*mask ? "masked " : "fused ") << i;
+  }
+}
+
+TEST_F(TraceTest, sim_scan_computes_the_multiply_before_it_that_only_it_reads) {
+  // h = scan(d, u * b, initial) with b a broadcast row (the selective scan's delta·u·B): the
+  // scan computes each u · b itself (KernelPlan::scan_pre), on the whole-tile path (100
+  // partitions: a partial group of eight) and on the ordinary one (the scan masked), and leaves
+  // the multiply to itself when the product is also stored. Each row is the recurrence over the
+  // fp32 products, bit for bit, NaNs in u included; every instruction is counted as executed.
+  for (int variant = 0; variant < 3; ++variant) {
+    const bool masked = variant == 1, stored = variant == 2;
+    const int P = masked ? 128 : 100, F = 302;
+    const std::string shape = "[" + std::to_string(P) + "," + std::to_string(F) + "]";
+    KernelUnderTest t;
+    auto v = KernelUnderTest::v;
+    int d = t.param("d", shape), u = t.param("u", shape), b = t.param("b", "[1,302]"),
+        i = t.param("i", "[" + std::to_string(P) + ",1]");
+    t.open();
+    int out = t.ndarray("out", shape, "float32", "shared_hbm");
+    int out2 = t.ndarray("out2", shape, "float32", "shared_hbm");
+    int dt = t.call("load", {{"src", v(d)}}), ut = t.call("load", {{"src", v(u)}});
+    int bt = t.call("broadcast_to", {{"src", v(t.call("load", {{"src", v(b)}}))}},
+                    R"("attrs":{"shape":)" + shape + "}");
+    int it = t.call("load", {{"src", v(i)}});
+    int prod = t.call("multiply", {{"x", v(ut)}, {"y", v(bt)}});
+    const std::string m = masked ? std::string(",") + simtest::kMaskEverywhere : "";
+    int h = t.call("tensor_tensor_scan", {{"data0", v(dt)}, {"data1", v(prod)}, {"initial", v(it)}},
+                   R"("attrs":{"op0":"multiply","op1":"add"})" + m);
+    t.call("store", {{"dst", v(out)}, {"value", v(h)}});
+    t.call("store", {{"dst", v(out2)}, {"value", v(stored ? prod : h)}});
+    auto k = t.finish({out, out2});
+    const sim::KernelPlan plan = sim::plan_kernel(*k);
+    int32_t scan = -1, mul = -1;
+    for (const ir::Instruction& in : k->instructions()) {
+      if (in.opcode == "tensor_tensor_scan") scan = in.id;
+      if (in.opcode == "tensor_tensor") mul = in.id;
+    }
+    ASSERT_GE(scan, 0);
+    EXPECT_EQ(plan.scan_pre[static_cast<size_t>(scan)], stored ? -1 : mul) << variant;
+    auto dv = values(P * F, 1), uv = values(P * F, 2), bv = values(F, 3), iv = values(P, 4);
+    for (float& x : dv) x *= 0.5f; // keep the state bounded
+    for (int e : {5, F * 17 + 300, F * 96 + 41}) uv[e] = std::numeric_limits<float>::quiet_NaN();
+    sim::RunLog log;
+    auto r = simtest::run(k, {dv, uv, bv, iv}, &log);
+    EXPECT_EQ(log.instructions, static_cast<int64_t>(k->instructions().size())) << variant;
+    for (int p = 0; p < P; ++p) {
+      float s = iv[p];
+      for (int f = 0; f < F; ++f) {
+        const float x = uv[p * F + f] * bv[f];
+        s = dv[p * F + f] * s + x;
+        ASSERT_EQ(bits(r[0][p * F + f]), bits(s)) << variant << ": " << p << "," << f;
+        ASSERT_EQ(bits(r[1][p * F + f]), bits(stored ? x : s)) << variant << ": " << p << "," << f;
+      }
+    }
   }
 }
