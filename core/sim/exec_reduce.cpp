@@ -60,7 +60,9 @@ template <Alu Op> void fold_blocks_exact(const float* v, int64_t nb, F4& l0, F4&
 // Without NaNs keep_a is "a < b ? b : a" (maximum; "b < a ? b : a" for minimum), one
 // instruction (pmax4 / pmin4): the parts are folded that way first, with a sum of every
 // element beside them, which is NaN when an element is (or, harmlessly, when infinities of
-// both signs meet); then the NaN-propagating form runs instead.
+// both signs meet); then the NaN-propagating form runs instead. Two parts, one sum (each step's
+// four vectors added first): with four parts and four sums V8 kept a sum and a part in memory,
+// each step waiting on a store (wasm, a row in cache: 0.17 -> 0.11 ns an element).
 template <Alu Op> void fold_blocks(const float* v, int64_t nb, F4& l0, F4& l1) {
   auto pick_fast = [](F4 a, F4 b) {
     if constexpr (Op == Alu::Maximum)
@@ -68,30 +70,33 @@ template <Alu Op> void fold_blocks(const float* v, int64_t nb, F4& l0, F4& l1) {
     else
       return pmin4(a, b);
   };
-  const int64_t q = nb / 4;
-  F4 a[4], b[4], s[4];
-  for (int c = 0; c < 4; ++c) a[c] = l0, b[c] = l1, s[c] = splat4(0.0f);
-  for (int64_t j = 0; j < q; ++j)
-    for (int c = 0; c < 4; ++c) {
+  constexpr int kParts = 2;
+  const int64_t q = nb / kParts;
+  F4 a[kParts], b[kParts], sum = splat4(0.0f); // (the parts' order: any gives the same bits)
+  for (int c = 0; c < kParts; ++c) a[c] = l0, b[c] = l1;
+  for (int64_t j = 0; j < q; ++j) {
+    F4 t = splat4(0.0f);
+    for (int c = 0; c < kParts; ++c) {
       const float* p = v + 8 * (c * q + j);
       const F4 x = load4(p), y = load4(p + 4);
       a[c] = pick_fast(a[c], x);
       b[c] = pick_fast(b[c], y);
-      s[c] += x + y;
+      t = c == 0 ? x + y : t + (x + y);
     }
-  for (int64_t j = 4 * q; j < nb; ++j) {
-    const F4 x = load4(v + 8 * j), y = load4(v + 8 * j + 4);
-    a[3] = pick_fast(a[3], x);
-    b[3] = pick_fast(b[3], y);
-    s[3] += x + y;
+    sum += t;
   }
-  const F4 sum = (s[0] + s[1]) + (s[2] + s[3]);
+  for (int64_t j = kParts * q; j < nb; ++j) {
+    const F4 x = load4(v + 8 * j), y = load4(v + 8 * j + 4);
+    a[kParts - 1] = pick_fast(a[kParts - 1], x);
+    b[kParts - 1] = pick_fast(b[kParts - 1], y);
+    sum += x + y;
+  }
   if (!all4(sum == sum)) {
     fold_blocks_exact<Op>(v, nb, l0, l1);
     return;
   }
-  l0 = pick_fast(pick_fast(pick_fast(a[0], a[1]), a[2]), a[3]);
-  l1 = pick_fast(pick_fast(pick_fast(b[0], b[1]), b[2]), b[3]);
+  l0 = a[0], l1 = b[0];
+  for (int c = 1; c < kParts; ++c) l0 = pick_fast(l0, a[c]), l1 = pick_fast(l1, b[c]);
 }
 
 } // namespace
