@@ -380,7 +380,10 @@ bool scan_tile(Exec& ex, const Domain& dom, const View& d0, const View& d1, cons
                const Source& init, const View& out, Alu op0, Alu op1, bool r0, bool r1) {
   if (dom.rank() != 2 || dom.masked()) return false;
   constexpr auto ops = std::make_index_sequence<sizeof(kScanOps) / sizeof(kScanOps[0])>();
-  const ScanFn fn = d1_by ? scan_fn<true>(op0, op1, ops) : scan_fn<false>(op0, op1, ops);
+  // (With data1 a product, only recurrences of adds, subtracts and multiplies — the selective
+  // scan's — have their own loops; the others take the loop below: fewer loops in the module.)
+  constexpr auto arith = std::make_index_sequence<3>(); // add, subtract, multiply
+  const ScanFn fn = d1_by ? scan_fn<true>(op0, op1, arith) : scan_fn<false>(op0, op1, ops);
   if (!fn) return false;
   for (const View* v : {&d0, &d1, d1_by, init.scalar ? nullptr : &init.view}) {
     if (v && (v->ind || !v->buf->written.all() || v->buf == out.buf)) return false;
