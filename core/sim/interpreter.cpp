@@ -176,6 +176,10 @@ bool Interpreter::strips_ready(const StripGroup& g, std::vector<Redirect>& strip
       if (dom.masked()) return false;
       for (const Operand& o : in.operands) {
         if (o.is_scalar || o.ap.tensor == kNone) continue;
+        // (A scan computing its data1 never reads that tile: Exec::scan_pre.)
+        if (ex_.scan_pre && o.role == "data1" &&
+            ex_.plan.scan_pre[static_cast<size_t>(id)] == ex_.scan_pre->id)
+          continue;
         View v = resolve(ex_.storage, k_, o.ap, dom, ex_.env, in.loc, ex_.pool);
         if (v.linear) return false;
         const bool ours = std::find(defined.begin(), defined.end(), v.tensor->id) != defined.end();

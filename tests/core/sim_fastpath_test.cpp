@@ -236,3 +236,43 @@ TEST_F(TraceTest, sim_scan_computes_the_multiply_before_it_that_only_it_reads) {
     }
   }
 }
+
+TEST_F(TraceTest, sim_scan_computing_its_data1_runs_in_strips_into_its_store) {
+  // The same scan over rows of 2048, its result stored whole: the scan and the store run in
+  // strips (the result living in the store's destination) while the scan computes u * b — so
+  // neither the product's tile nor the scan's is ever allocated: the peak is the parameters and
+  // the output. Each row the recurrence over the fp32 products, bit for bit.
+  const int P = 100, F = 2048;
+  KernelUnderTest t;
+  auto v = KernelUnderTest::v;
+  int d = t.param("d", "[100,2048]"), u = t.param("u", "[100,2048]"), b = t.param("b", "[1,2048]"),
+      i = t.param("i", "[100,1]");
+  t.open();
+  int out = t.ndarray("out", "[100,2048]", "float32", "shared_hbm");
+  int dt = t.call("load", {{"src", v(d)}}), ut = t.call("load", {{"src", v(u)}});
+  int bt = t.call("broadcast_to", {{"src", v(t.call("load", {{"src", v(b)}}))}},
+                  R"("attrs":{"shape":[100,2048]})");
+  int it = t.call("load", {{"src", v(i)}});
+  int prod = t.call("multiply", {{"x", v(ut)}, {"y", v(bt)}});
+  int h = t.call("tensor_tensor_scan", {{"data0", v(dt)}, {"data1", v(prod)}, {"initial", v(it)}},
+                 R"("attrs":{"op0":"multiply","op1":"add"})");
+  t.call("store", {{"dst", v(out)}, {"value", v(h)}});
+  auto k = t.finish({out});
+  const sim::KernelPlan plan = sim::plan_kernel(*k);
+  ASSERT_FALSE(plan.groups.empty());
+  EXPECT_EQ(k->inst(plan.groups.back().insts[0]).opcode, "tensor_tensor_scan");
+  auto dv = values(P * F, 1), uv = values(P * F, 2), bv = values(F, 3), iv = values(P, 4);
+  for (float& x : dv) x *= 0.5f;
+  simtest::RunBytes r = simtest::run_bytes(k, {dv, uv, bv, iv});
+  const int64_t tile = int64_t{P} * F * 4;
+  EXPECT_LT(r.peak, 4 * tile) << "a tile of the product or of the scan was allocated";
+  std::vector<float> got(static_cast<size_t>(P) * F);
+  std::memcpy(got.data(), r.out.data(), got.size() * 4);
+  for (int p = 0; p < P; ++p) {
+    float s = iv[p];
+    for (int f = 0; f < F; ++f) {
+      s = dv[p * F + f] * s + uv[p * F + f] * bv[f];
+      ASSERT_EQ(bits(got[p * F + f]), bits(s)) << p << "," << f;
+    }
+  }
+}
