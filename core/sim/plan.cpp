@@ -300,12 +300,11 @@ std::vector<std::vector<InstId>> tensor_users(const Kernel& k) {
 // before a scan S in one body; M's result T an on-chip fp32 tile of S's shape that only M and
 // S refer to, S only as its data1, through T's identity pattern. Nothing runs between M and S,
 // so M's operands hold at S what they held at M.
-void plan_scan_pre(const Kernel& k, const std::vector<std::vector<InstId>>& users, KernelPlan& p) {
+// (`users`: tensor_users; `aliased`: by tensor, whether another tensor is a view of it.)
+void plan_scan_pre(const Kernel& k, const std::vector<std::vector<InstId>>& users,
+                   const std::vector<uint8_t>& aliased, KernelPlan& p) {
   p.scan_pre.assign(k.instructions().size(), -1);
   p.deferred.assign(k.instructions().size(), 0);
-  std::vector<uint8_t> aliased(k.tensors().size(), 0);
-  for (const Tensor& t : k.tensors())
-    if (t.alias_of != kNone) aliased[static_cast<size_t>(t.alias_of)] = 1;
   for (const Region& r : k.regions())
     for (size_t i = 0; i + 1 < r.body.size(); ++i) {
       if (r.body[i].kind != Item::Kind::Inst || r.body[i + 1].kind != Item::Kind::Inst) continue;
@@ -347,11 +346,9 @@ void plan_scan_pre(const Kernel& k, const std::vector<std::vector<InstId>>& user
     }
 }
 
-void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users, KernelPlan& p) {
+void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
+                 const std::vector<uint8_t>& aliased, KernelPlan& p) {
   const std::vector<AccessPattern> whole_of = wholes(k);
-  std::vector<uint8_t> aliased(k.tensors().size(), 0);
-  for (const Tensor& t : k.tensors())
-    if (t.alias_of != kNone) aliased[static_cast<size_t>(t.alias_of)] = 1;
   auto rows_of = [&](const Instruction& in) -> int64_t {
     std::vector<int64_t> s = main_shape(k, in);
     return s.size() >= 2 && s[0] >= 2 ? s[0] : 0;
@@ -520,8 +517,8 @@ KernelPlan plan_kernel(const Kernel& k) {
   }
   p.group_of.assign(k.instructions().size(), -1);
   const std::vector<std::vector<InstId>> users = tensor_users(k);
-  plan_scan_pre(k, users, p);
-  plan_strips(k, users, p);
+  plan_scan_pre(k, users, aliased, p);
+  plan_strips(k, users, aliased, p);
   return p;
 }
 
