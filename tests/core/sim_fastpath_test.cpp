@@ -183,6 +183,38 @@ TEST_F(TraceTest, sim_exp_activation_with_a_column_scale_is_exp_of_the_rounded_p
   }
 }
 
+namespace {
+
+// h = scan(d, u * b, initial) over [P, F], b a broadcast row (the selective scan's delta·u·B),
+// op0 multiply, op1 add, `mask` on the scan; h stored into out, and (`second`) `second` into
+// out2: "h" or "prod".
+std::shared_ptr<const ir::Kernel> scan_of_product(int P, int F, const std::string& mask,
+                                                  const std::string& second) {
+  const std::string shape = "[" + std::to_string(P) + "," + std::to_string(F) + "]";
+  KernelUnderTest t;
+  auto v = KernelUnderTest::v;
+  int d = t.param("d", shape), u = t.param("u", shape),
+      b = t.param("b", "[1," + std::to_string(F) + "]"),
+      i = t.param("i", "[" + std::to_string(P) + ",1]");
+  t.open();
+  int out = t.ndarray("out", shape, "float32", "shared_hbm");
+  int out2 = second.empty() ? -1 : t.ndarray("out2", shape, "float32", "shared_hbm");
+  int dt = t.call("load", {{"src", v(d)}}), ut = t.call("load", {{"src", v(u)}});
+  int bt = t.call("broadcast_to", {{"src", v(t.call("load", {{"src", v(b)}}))}},
+                  R"("attrs":{"shape":)" + shape + "}");
+  int it = t.call("load", {{"src", v(i)}});
+  int prod = t.call("multiply", {{"x", v(ut)}, {"y", v(bt)}});
+  const std::string m = mask.empty() ? "" : "," + mask;
+  int h = t.call("tensor_tensor_scan", {{"data0", v(dt)}, {"data1", v(prod)}, {"initial", v(it)}},
+                 R"("attrs":{"op0":"multiply","op1":"add"})" + m);
+  t.call("store", {{"dst", v(out)}, {"value", v(h)}});
+  if (second.empty()) return t.finish({out});
+  t.call("store", {{"dst", v(out2)}, {"value", v(second == "prod" ? prod : h)}});
+  return t.finish({out, out2});
+}
+
+} // namespace
+
 TEST_F(TraceTest, sim_scan_computes_the_multiply_before_it_that_only_it_reads) {
   // h = scan(d, u * b, initial) with b a broadcast row (the selective scan's delta·u·B): the
   // scan computes each u · b itself (KernelPlan::scan_pre), on the whole-tile path (100
@@ -192,25 +224,7 @@ TEST_F(TraceTest, sim_scan_computes_the_multiply_before_it_that_only_it_reads) {
   for (int variant = 0; variant < 3; ++variant) {
     const bool masked = variant == 1, stored = variant == 2;
     const int P = masked ? 128 : 100, F = 302;
-    const std::string shape = "[" + std::to_string(P) + "," + std::to_string(F) + "]";
-    KernelUnderTest t;
-    auto v = KernelUnderTest::v;
-    int d = t.param("d", shape), u = t.param("u", shape), b = t.param("b", "[1,302]"),
-        i = t.param("i", "[" + std::to_string(P) + ",1]");
-    t.open();
-    int out = t.ndarray("out", shape, "float32", "shared_hbm");
-    int out2 = t.ndarray("out2", shape, "float32", "shared_hbm");
-    int dt = t.call("load", {{"src", v(d)}}), ut = t.call("load", {{"src", v(u)}});
-    int bt = t.call("broadcast_to", {{"src", v(t.call("load", {{"src", v(b)}}))}},
-                    R"("attrs":{"shape":)" + shape + "}");
-    int it = t.call("load", {{"src", v(i)}});
-    int prod = t.call("multiply", {{"x", v(ut)}, {"y", v(bt)}});
-    const std::string m = masked ? std::string(",") + simtest::kMaskEverywhere : "";
-    int h = t.call("tensor_tensor_scan", {{"data0", v(dt)}, {"data1", v(prod)}, {"initial", v(it)}},
-                   R"("attrs":{"op0":"multiply","op1":"add"})" + m);
-    t.call("store", {{"dst", v(out)}, {"value", v(h)}});
-    t.call("store", {{"dst", v(out2)}, {"value", v(stored ? prod : h)}});
-    auto k = t.finish({out, out2});
+    auto k = scan_of_product(P, F, masked ? simtest::kMaskEverywhere : "", stored ? "prod" : "h");
     const sim::KernelPlan plan = sim::plan_kernel(*k);
     int32_t scan = -1, mul = -1;
     for (const ir::Instruction& in : k->instructions()) {
@@ -243,21 +257,7 @@ TEST_F(TraceTest, sim_scan_computing_its_data1_runs_in_strips_into_its_store) {
   // neither the product's tile nor the scan's is ever allocated: the peak is the parameters and
   // the output. Each row the recurrence over the fp32 products, bit for bit.
   const int P = 100, F = 2048;
-  KernelUnderTest t;
-  auto v = KernelUnderTest::v;
-  int d = t.param("d", "[100,2048]"), u = t.param("u", "[100,2048]"), b = t.param("b", "[1,2048]"),
-      i = t.param("i", "[100,1]");
-  t.open();
-  int out = t.ndarray("out", "[100,2048]", "float32", "shared_hbm");
-  int dt = t.call("load", {{"src", v(d)}}), ut = t.call("load", {{"src", v(u)}});
-  int bt = t.call("broadcast_to", {{"src", v(t.call("load", {{"src", v(b)}}))}},
-                  R"("attrs":{"shape":[100,2048]})");
-  int it = t.call("load", {{"src", v(i)}});
-  int prod = t.call("multiply", {{"x", v(ut)}, {"y", v(bt)}});
-  int h = t.call("tensor_tensor_scan", {{"data0", v(dt)}, {"data1", v(prod)}, {"initial", v(it)}},
-                 R"("attrs":{"op0":"multiply","op1":"add"})");
-  t.call("store", {{"dst", v(out)}, {"value", v(h)}});
-  auto k = t.finish({out});
+  auto k = scan_of_product(P, F, "", "");
   const sim::KernelPlan plan = sim::plan_kernel(*k);
   ASSERT_FALSE(plan.groups.empty());
   EXPECT_EQ(k->inst(plan.groups.back().insts[0]).opcode, "tensor_tensor_scan");
