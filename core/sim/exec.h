@@ -87,6 +87,9 @@ public:
   /// The multiply the next instruction, a tensor_tensor_scan, computes as its data1
   /// (KernelPlan::scan_pre; set by Interpreter::defer_to_scan for that one instruction).
   const ir::Instruction* scan_pre = nullptr;
+  /// The multiply and add (KernelPlan::scan_post) the last scan computed into their tile as it
+  /// ran: they count as executed when reached (Interpreter::body); -1 once reached, or none.
+  int32_t post_mul = -1, post_add = -1;
   std::deque<View> pool;         ///< views of indirect indices (stable addresses)
   std::deque<Buffer> temps;      ///< materialized operands of the current instruction
   std::vector<float> scratch[3]; ///< an executor's fp32 work arrays, reused across executions

@@ -30,6 +30,7 @@ void Interpreter::run_instance(const std::vector<int64_t>& pid) {
   std::fill(ex_.env.reg.begin(), ex_.env.reg.end(), 0);
   ex_.start_instance();
   ex_.scan_pre = nullptr;
+  ex_.post_mul = ex_.post_add = -1;
   if (k_.root() != kNone) region(k_.region(k_.root()));
 }
 
@@ -81,6 +82,13 @@ void Interpreter::body(const Region& r) {
       after_if = false;
       const size_t id = static_cast<size_t>(it.id);
       if (ex_.plan.deferred[id] && defer_to_scan(k_.inst(it.id))) continue; // the next item
+      if (ex_.plan.folded[id] && (it.id == ex_.post_mul || it.id == ex_.post_add)) {
+        (it.id == ex_.post_mul ? ex_.post_mul : ex_.post_add) = -1; // the scan computed it
+        ex_.cur = &k_.inst(it.id);
+        ++ex_.seq;
+        ++ex_.log.instructions;
+        continue;
+      }
       const int32_t g = ex_.plan.group_of[id];
       if (g >= 0 && run_strips(ex_.plan.groups[static_cast<size_t>(g)])) {
         i += ex_.plan.groups[static_cast<size_t>(g)].insts.size() - 1;

@@ -1,6 +1,7 @@
 #include "sim/plan.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -346,6 +347,98 @@ void plan_scan_pre(const Kernel& k, const std::vector<std::vector<InstId>>& user
     }
 }
 
+// KernelPlan::scan_post: after a scan S of h = a · h + x (op0 multiply, op1 add, unmasked, its
+// result a tile h), at most two instructions that touch none of Y, c or M's result T and
+// write nothing of h, then M: T = h · c (an unmasked fp32 tensor_tensor multiply, h through its
+// identity pattern), then A: Y = Y + T (an unmasked in-place add, Y and T through their
+// identity patterns). T is an on-chip fp32 tile of h's shape that only M and A refer to; Y an
+// on-chip fp32 tile of that shape, no view, read by S neither; c a tile operand of h's shape,
+// neither h nor Y nor T. A view of one of them would make these checks miss an access.
+// (`users`: tensor_users; `aliased`: by tensor, whether another tensor is a view of it.)
+void plan_scan_post(const Kernel& k, const std::vector<std::vector<InstId>>& users,
+                    const std::vector<uint8_t>& aliased, KernelPlan& p) {
+  p.scan_post.assign(k.instructions().size(), {});
+  p.folded.assign(k.instructions().size(), 0);
+  auto alu_is = [](const Instruction& in, const char* key, Alu op) {
+    const AttrValue* a = attr(in, key);
+    const std::string* name = a ? std::get_if<std::string>(a) : nullptr;
+    return name && parse_alu(*name) == op;
+  };
+  auto plain_tile = [&](TensorId id, const std::vector<int64_t>& shape) {
+    const Tensor& t = k.tensor(id);
+    return t.alias_of == kNone && !aliased[static_cast<size_t>(id)] && t.dtype == DType::Float32 &&
+           (t.memory() == Memory::SBUF || t.memory() == Memory::PSUM) && t.constant.empty() &&
+           t.shape == shape;
+  };
+  auto tile_operand = [](const Operand* o) { return o && !o->is_scalar && !o->ap.indirect; };
+  // Whether `in` refers to one of `bases` (an operand, an indirect index or its result).
+  auto refers = [&](const Instruction& in, std::initializer_list<TensorId> bases) {
+    auto hit = [&](TensorId t) {
+      return t != kNone && std::find(bases.begin(), bases.end(), base_of(k, t)) != bases.end();
+    };
+    if (hit(in.result)) return true;
+    for (const Operand& o : in.operands)
+      if (!o.is_scalar && (hit(o.ap.tensor) || (o.ap.indirect && hit(o.ap.indirect->tensor))))
+        return true;
+    return false;
+  };
+  for (const Region& r : k.regions())
+    for (size_t i = 0; i + 2 < r.body.size(); ++i) {
+      if (r.body[i].kind != Item::Kind::Inst) continue;
+      const Instruction& s = k.inst(r.body[i].id);
+      if (s.opcode != "tensor_tensor_scan" || s.result == kNone || !s.mask.empty() ||
+          !alu_is(s, "op0", Alu::Multiply) || !alu_is(s, "op1", Alu::Add) || attr(s, "reverse0") ||
+          attr(s, "reverse1"))
+        continue;
+      const TensorId h = s.result;
+      const std::vector<int64_t>& shape = k.tensor(h).shape;
+      if (shape.size() != 2) continue;
+      // M after at most two other instructions, A right after it.
+      size_t j = i + 1;
+      while (j < r.body.size() && j <= i + 3 && r.body[j].kind == Item::Kind::Inst &&
+             k.inst(r.body[j].id).opcode != "tensor_tensor")
+        ++j;
+      if (j + 1 >= r.body.size() || r.body[j].kind != Item::Kind::Inst ||
+          r.body[j + 1].kind != Item::Kind::Inst)
+        continue;
+      const Instruction &m = k.inst(r.body[j].id), &a = k.inst(r.body[j + 1].id);
+      if (m.opcode != "tensor_tensor" || a.opcode != "tensor_tensor" || !m.mask.empty() ||
+          !a.mask.empty() || !alu_is(m, "op", Alu::Multiply) || !alu_is(a, "op", Alu::Add) ||
+          m.result == kNone || a.result != kNone)
+        continue;
+      const Operand *mx = operand(m, "x"), *my = operand(m, "y");
+      const Operand *ad = operand(a, "dst"), *ax = operand(a, "x"), *ay = operand(a, "y");
+      if (!tile_operand(mx) || !tile_operand(my) || !tile_operand(ad) || !tile_operand(ax) ||
+          !tile_operand(ay) || mx->ap.tensor != h || !identity(k, mx->ap))
+        continue;
+      const TensorId t = m.result, y = ad->ap.tensor, c = base_of(k, my->ap.tensor);
+      if (!plain_tile(t, shape) || !plain_tile(y, shape) || k.tensor(t).role != TensorRole::Local ||
+          !identity(k, ad->ap) || ax->ap.tensor != y || !identity(k, ax->ap) ||
+          ay->ap.tensor != t || !identity(k, ay->ap) || my->ap.tile_shape != shape)
+        continue;
+      if (y == h || y == t || c == h || c == y || c == t || base_of(k, h) != h) continue;
+      const auto& u = users[static_cast<size_t>(t)];
+      if (std::any_of(u.begin(), u.end(), [&](InstId id) { return id != m.id && id != a.id; }))
+        continue;
+      // The scan (and the multiply it may compute its data1 with) reads neither Y nor T.
+      if (refers(s, {y, t}) || (p.scan_pre[static_cast<size_t>(s.id)] >= 0 &&
+                                refers(k.inst(p.scan_pre[static_cast<size_t>(s.id)]), {y, t})))
+        continue;
+      bool clear = true;
+      for (size_t b = i + 1; clear && b < j; ++b) {
+        const Instruction& in = k.inst(r.body[b].id);
+        if (refers(in, {y, c, t}) || (in.result != kNone && base_of(k, in.result) == h))
+          clear = false;
+        for (const Operand& o : in.operands)
+          if (!o.is_scalar && !reads_only(o.role) && base_of(k, o.ap.tensor) == h) clear = false;
+      }
+      if (!clear) continue;
+      p.scan_post[static_cast<size_t>(s.id)] = {static_cast<int32_t>(m.id),
+                                                static_cast<int32_t>(a.id)};
+      p.folded[static_cast<size_t>(m.id)] = p.folded[static_cast<size_t>(a.id)] = 1;
+    }
+}
+
 void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
                  const std::vector<uint8_t>& aliased, KernelPlan& p) {
   const std::vector<AccessPattern> whole_of = wholes(k);
@@ -364,7 +457,10 @@ void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
       const int64_t rows = rows_of(first);
       std::vector<const Instruction*> g;
       int64_t row_bytes = 0;
-      if (rows > 0 && row_local(k, first) && !p.deferred[static_cast<size_t>(first.id)]) {
+      // (A scan computing the accumulation after it runs alone: in strips, it would not.)
+      if (rows > 0 && row_local(k, first) && !p.deferred[static_cast<size_t>(first.id)] &&
+          !p.folded[static_cast<size_t>(first.id)] &&
+          p.scan_post[static_cast<size_t>(first.id)].mul < 0) {
         g.push_back(&first);
         if (!strip_valid(k, whole_of, g, rows, row_bytes)) g.clear();
       }
@@ -374,7 +470,7 @@ void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
            ++j) {
         const Instruction& in = k.inst(r.body[j].id);
         if (rows_of(in) != rows || !row_local(k, in) || !joins(g, in) ||
-            p.deferred[static_cast<size_t>(in.id)])
+            p.deferred[static_cast<size_t>(in.id)] || p.folded[static_cast<size_t>(in.id)])
           break;
         g.push_back(&in);
         int64_t rb = 0;
@@ -518,6 +614,7 @@ KernelPlan plan_kernel(const Kernel& k) {
   p.group_of.assign(k.instructions().size(), -1);
   const std::vector<std::vector<InstId>> users = tensor_users(k);
   plan_scan_pre(k, users, aliased, p);
+  plan_scan_post(k, users, aliased, p);
   plan_strips(k, users, aliased, p);
   return p;
 }

@@ -52,6 +52,17 @@ struct KernelPlan {
   /// and the tile is then never written (Interpreter::defer_to_scan).
   std::vector<int32_t> scan_pre;
   std::vector<uint8_t> deferred; ///< by instruction id: some scan's scan_pre (in no group)
+  /// By instruction id: for a tensor_tensor_scan of op0 multiply, op1 add (h = a · h + x), the
+  /// accumulation after it of its result into a tile, Y = Y + h · c: an fp32 multiply M of the
+  /// scan's whole result tile by a tile c, then an in-place add into Y of M's result (a tile
+  /// nothing else refers to), the instructions between the scan and M touching neither Y, c
+  /// nor M's result. The scan may compute Y += h · c itself as it writes h, the same two
+  /// roundings an element (Interpreter: ScanPost); M and A then count as executed.
+  struct Post {
+    int32_t mul = -1, add = -1;
+  };
+  std::vector<Post> scan_post;
+  std::vector<uint8_t> folded; ///< by instruction id: the M or A of some scan's scan_post
 };
 
 KernelPlan plan_kernel(const ir::Kernel& k);

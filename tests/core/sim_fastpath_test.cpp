@@ -276,3 +276,98 @@ TEST_F(TraceTest, sim_scan_computing_its_data1_runs_in_strips_into_its_store) {
     }
   }
 }
+
+namespace {
+
+// h = scan(d, x, initial) (op0 multiply, op1 add) over [P, F]; then `between` ("store": h
+// stored into out_h; "write_y": Y overwritten with h), T = h * c (c a broadcast row), Y += T,
+// Y (loaded from y0) stored into out_y; with `store_t`, T stored into out_t too.
+std::shared_ptr<const ir::Kernel> scan_then_accumulate(int P, const std::string& between,
+                                                       bool store_t) {
+  const int F = 302;
+  const std::string shape = "[" + std::to_string(P) + "," + std::to_string(F) + "]";
+  KernelUnderTest t;
+  auto v = KernelUnderTest::v;
+  int d = t.param("d", shape), x = t.param("x", shape), y0 = t.param("y0", shape),
+      c = t.param("c", "[1," + std::to_string(F) + "]"),
+      i = t.param("i", "[" + std::to_string(P) + ",1]");
+  t.open();
+  int out_h = t.ndarray("out_h", shape, "float32", "shared_hbm");
+  int out_y = t.ndarray("out_y", shape, "float32", "shared_hbm");
+  int out_t = store_t ? t.ndarray("out_t", shape, "float32", "shared_hbm") : -1;
+  int dt = t.call("load", {{"src", v(d)}}), xt = t.call("load", {{"src", v(x)}});
+  int yt = t.call("load", {{"src", v(y0)}}), it = t.call("load", {{"src", v(i)}});
+  int ct = t.call("broadcast_to", {{"src", v(t.call("load", {{"src", v(c)}}))}},
+                  R"("attrs":{"shape":)" + shape + "}");
+  int h = t.call("tensor_tensor_scan", {{"data0", v(dt)}, {"data1", v(xt)}, {"initial", v(it)}},
+                 R"("attrs":{"op0":"multiply","op1":"add"})");
+  if (between == "write_y") t.assign(v(yt), v(h));
+  t.call("store", {{"dst", v(out_h)}, {"value", v(h)}});
+  int prod = t.call("multiply", {{"x", v(h)}, {"y", v(ct)}});
+  t.assign(v(yt), v(prod), "add");
+  t.call("store", {{"dst", v(out_y)}, {"value", v(yt)}});
+  if (!store_t) return t.finish({out_h, out_y});
+  t.call("store", {{"dst", v(out_t)}, {"value", v(prod)}});
+  return t.finish({out_h, out_y, out_t});
+}
+
+} // namespace
+
+TEST_F(TraceTest, sim_scan_computes_the_accumulation_of_its_result_after_it) {
+  // y += h * c right after the scan h (the selective scan's output): the scan computes it as it
+  // writes h (KernelPlan::scan_post) with a store of h between them, so that T = h * c is never
+  // allocated; with 100 partitions (a partial group of eight) the planned fold is declined at
+  // run time and the two instructions run. Not planned when T is also stored, or when the
+  // instruction between them writes Y. Every case bit for bit the scan, then h * c rounded,
+  // then the add, NaNs in x and in y0 included; every instruction counted as executed.
+  struct Case {
+    int P;
+    const char* between;
+    bool store_t, planned;
+  };
+  for (const Case& cs : {Case{128, "", false, true}, Case{100, "", false, true},
+                         Case{128, "", true, false}, Case{128, "write_y", false, false}}) {
+    const int P = cs.P, F = 302;
+    const std::string name = std::to_string(P) + cs.between + (cs.store_t ? " store_t" : "");
+    auto k = scan_then_accumulate(P, cs.between, cs.store_t);
+    const sim::KernelPlan plan = sim::plan_kernel(*k);
+    int32_t scan = -1, mul = -1, add = -1;
+    for (const ir::Instruction& in : k->instructions()) {
+      if (in.opcode == "tensor_tensor_scan") scan = in.id;
+      if (in.opcode == "tensor_tensor" && in.result != ir::kNone) mul = in.id;
+      if (in.opcode == "tensor_tensor" && in.result == ir::kNone) add = in.id;
+    }
+    ASSERT_GE(scan, 0);
+    ASSERT_GE(add, 0) << name;
+    EXPECT_EQ(plan.scan_post[static_cast<size_t>(scan)].mul, cs.planned ? mul : -1) << name;
+    EXPECT_EQ(plan.scan_post[static_cast<size_t>(scan)].add, cs.planned ? add : -1) << name;
+    auto dv = values(P * F, 1), xv = values(P * F, 2), yv = values(P * F, 3), cv = values(F, 4),
+         iv = values(P, 5);
+    for (float& e : dv) e *= 0.5f; // keep the state bounded
+    for (int e : {7, F * 9 + 200, F * 97 + 3}) xv[e] = std::numeric_limits<float>::quiet_NaN();
+    yv[F * 40 + 11] = std::numeric_limits<float>::quiet_NaN();
+    std::vector<std::vector<float>> in = {dv, xv, yv, cv, iv};
+    simtest::RunBytes r = simtest::run_bytes(k, in);
+    EXPECT_EQ(r.instructions, static_cast<int64_t>(k->instructions().size())) << name;
+    const int64_t tile = int64_t{P} * F * 4;
+    // Parameters d, x, y0 and outputs h, y (and T): a tile each; Y's and h's own tiles.
+    if (cs.planned && P == 128) EXPECT_LT(r.peak, 7 * tile + tile / 2) << "T was allocated";
+    ASSERT_EQ(r.out.size(), static_cast<size_t>((cs.store_t ? 3 : 2) * tile));
+    std::vector<float> got(r.out.size() / 4);
+    std::memcpy(got.data(), r.out.data(), r.out.size());
+    const float* gh = got.data();
+    const float* gy = got.data() + P * F;
+    for (int p = 0; p < P; ++p) {
+      float s = iv[p];
+      for (int f = 0; f < F; ++f) {
+        const int e = p * F + f;
+        s = dv[e] * s + xv[e];
+        const float prod = s * cv[f];
+        const float y = (std::string(cs.between) == "write_y" ? s : yv[e]) + prod;
+        ASSERT_EQ(bits(gh[e]), bits(s)) << name << ": h " << p << "," << f;
+        ASSERT_EQ(bits(gy[e]), bits(y)) << name << ": y " << p << "," << f;
+        if (cs.store_t) ASSERT_EQ(bits(got[2 * P * F + e]), bits(prod)) << name << ": t";
+      }
+    }
+  }
+}
