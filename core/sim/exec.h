@@ -90,6 +90,11 @@ public:
   /// The multiply and add (KernelPlan::scan_post) the last scan computed into their tile as it
   /// ran: they count as executed when reached (Interpreter::body); -1 once reached, or none.
   int32_t post_mul = -1, post_add = -1;
+  /// Set while a scan runs after the instructions making its accumulation's tile (those the
+  /// plan lets run first): only then may it compute an accumulation they precede. (When the
+  /// scan cannot wait its operands are not all written, which also keeps it off the path that
+  /// computes the accumulation; the flag does not rest on that.)
+  bool post_early = false;
   std::deque<View> pool;         ///< views of indirect indices (stable addresses)
   std::deque<Buffer> temps;      ///< materialized operands of the current instruction
   std::vector<float> scratch[3]; ///< an executor's fp32 work arrays, reused across executions

@@ -3,6 +3,7 @@
 // accumulate in fp32; a run along the innermost axis is folded over 8 interleaved lanes (then
 // the lanes in order), which keeps the loop vectorizable. Bitvec reductions are bit-exact.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <optional>
@@ -398,6 +399,8 @@ struct PostViews {
 bool post_ready(const PostViews& post, const Domain& dom, std::initializer_list<const View*> scan) {
   const View &c = post.c, &y = post.y;
   if (c.ind || y.ind || c.linear || y.linear || c.buf == y.buf || y.buf->read_only) return false;
+  // (Y's rows apart, each element written once: a view may be any slice of its tensor.)
+  if (y.rank != 2 || std::abs(y.stride[0]) < dom.extent(1)) return false;
   for (const View* v : scan)
     if (v && (v->buf == c.buf || v->buf == y.buf)) return false;
   if ((dom.row_hi() - dom.row_lo()) % kScanRows != 0) return false;
@@ -513,7 +516,7 @@ void exec_tensor_tensor_scan(Exec& ex, const Instruction& in) {
   // would resolve them; outside a strip (whose window the later instructions do not share).
   const KernelPlan::Post& fold = ex.plan.scan_post[static_cast<size_t>(in.id)];
   std::optional<PostViews> post;
-  if (fold.mul >= 0 && ex.env.win_rows == 0) {
+  if (fold.mul >= 0 && ex.env.win_rows == 0 && (fold.early == 0 || ex.post_early)) {
     const Instruction &m = ex.k.inst(fold.mul), &a = ex.k.inst(fold.add);
     try {
       post.emplace();

@@ -31,6 +31,7 @@ void Interpreter::run_instance(const std::vector<int64_t>& pid) {
   ex_.start_instance();
   ex_.scan_pre = nullptr;
   ex_.post_mul = ex_.post_add = -1;
+  ex_.post_early = false;
   if (k_.root() != kNone) region(k_.region(k_.root()));
 }
 
@@ -74,28 +75,70 @@ bool Interpreter::defer_to_scan(const Instruction& m) {
   return true;
 }
 
+bool Interpreter::scan_can_wait(const Instruction& s) {
+  try {
+    Domain dom(main_shape(k_, s), {}, ex_.env);
+    auto written = [&](const Instruction& in, const char* role) {
+      const Operand* o = ex_.find(in, role);
+      if (!o || o->is_scalar) return true;
+      View v = resolve(ex_.storage, k_, o->ap, dom, ex_.env, in.loc, ex_.pool);
+      return !v.linear && !v.ind && v.buf->written.all();
+    };
+    const Instruction* pre = ex_.scan_pre;
+    return written(s, "data0") && written(s, "initial") &&
+           (pre ? written(*pre, "x") && written(*pre, "y") : written(s, "data1"));
+  } catch (const sema::NkiError&) {
+    return false; // it runs first, and reports the error as usual
+  }
+}
+
+size_t Interpreter::instruction(const Region& r, size_t i) {
+  const InstId inst = r.body[i].id;
+  const size_t id = static_cast<size_t>(inst);
+  if (ex_.plan.deferred[id] && defer_to_scan(k_.inst(inst))) return 1; // the next item
+  if (ex_.plan.folded[id] && (inst == ex_.post_mul || inst == ex_.post_add)) {
+    (inst == ex_.post_mul ? ex_.post_mul : ex_.post_add) = -1; // the scan computed it
+    ex_.cur = &k_.inst(inst);
+    ++ex_.seq;
+    ++ex_.log.instructions;
+    return 1;
+  }
+  size_t n = 1;
+  const KernelPlan::Post& post = ex_.plan.scan_post[id];
+  const int32_t g = ex_.plan.group_of[id];
+  if (post.early != 0 && scan_can_wait(k_.inst(inst))) {
+    // The instructions making the tile the scan's accumulation multiplies by run first, the
+    // others after it (KernelPlan::scan_post: no tensor one of them writes is accessed by an
+    // instruction they change places with, and the scan, its operands all written, reports
+    // nothing). Each alone: a group of them could span both sides.
+    const ir::Instruction* pre = ex_.scan_pre;
+    ex_.scan_pre = nullptr;
+    for (int b = 0; b < post.between; ++b)
+      if (post.early >> b & 1) execute(k_.inst(r.body[i + 1 + static_cast<size_t>(b)].id));
+    ex_.scan_pre = pre;
+    ex_.post_early = true;
+    execute(k_.inst(inst));
+    ex_.post_early = false;
+    ex_.scan_pre = nullptr;
+    for (int b = 0; b < post.between; ++b)
+      if (!(post.early >> b & 1)) execute(k_.inst(r.body[i + 1 + static_cast<size_t>(b)].id));
+    n += static_cast<size_t>(post.between);
+  } else if (g >= 0 && run_strips(ex_.plan.groups[static_cast<size_t>(g)])) {
+    n = ex_.plan.groups[static_cast<size_t>(g)].insts.size();
+  } else {
+    execute(k_.inst(inst));
+  }
+  ex_.scan_pre = nullptr;
+  return n;
+}
+
 void Interpreter::body(const Region& r) {
   bool after_if = false, if_taken = false;
   for (size_t i = 0; i < r.body.size(); ++i) {
     const Item& it = r.body[i];
     if (it.kind == Item::Kind::Inst) {
       after_if = false;
-      const size_t id = static_cast<size_t>(it.id);
-      if (ex_.plan.deferred[id] && defer_to_scan(k_.inst(it.id))) continue; // the next item
-      if (ex_.plan.folded[id] && (it.id == ex_.post_mul || it.id == ex_.post_add)) {
-        (it.id == ex_.post_mul ? ex_.post_mul : ex_.post_add) = -1; // the scan computed it
-        ex_.cur = &k_.inst(it.id);
-        ++ex_.seq;
-        ++ex_.log.instructions;
-        continue;
-      }
-      const int32_t g = ex_.plan.group_of[id];
-      if (g >= 0 && run_strips(ex_.plan.groups[static_cast<size_t>(g)])) {
-        i += ex_.plan.groups[static_cast<size_t>(g)].insts.size() - 1;
-      } else {
-        execute(k_.inst(it.id));
-      }
-      ex_.scan_pre = nullptr;
+      i += instruction(r, i) - 1;
       continue;
     }
     const Region& child = k_.region(it.id);

@@ -53,6 +53,13 @@ private:
   /// fp32 tiles read in place and fully written, so that reading them later reports nothing
   /// (then it counts as executed and Exec::scan_pre names it); false leaves it to run.
   bool defer_to_scan(const ir::Instruction& m);
+  /// Runs the instruction item r.body[i] — or the group starting there, or a scan with the
+  /// instructions it lets run first (KernelPlan::scan_post) — and returns how many items it
+  /// took.
+  size_t instruction(const ir::Region& r, size_t i);
+  /// Whether scan `s` may run after the instructions that follow it: its operands (and those
+  /// of the multiply it computes its data1 with) resolve and are all written.
+  bool scan_can_wait(const ir::Instruction& s);
   /// Runs group `g` a strip of partitions at a time when that pays and its run-time
   /// conditions hold (every instruction unmasked, every operand in bounds and strided, what it
   /// reads and does not define fully written); false (nothing done) otherwise.

@@ -348,12 +348,15 @@ void plan_scan_pre(const Kernel& k, const std::vector<std::vector<InstId>>& user
 }
 
 // KernelPlan::scan_post: after a scan S of h = a · h + x (op0 multiply, op1 add, unmasked, its
-// result a tile h), at most two instructions that touch none of Y, c or M's result T and
-// write nothing of h, then M: T = h · c (an unmasked fp32 tensor_tensor multiply, h through its
-// identity pattern), then A: Y = Y + T (an unmasked in-place add, Y and T through their
-// identity patterns). T is an on-chip fp32 tile of h's shape that only M and A refer to; Y an
-// on-chip fp32 tile of that shape, no view, read by S neither; c a tile operand of h's shape,
-// neither h nor Y nor T. A view of one of them would make these checks miss an access.
+// result a tile h), at most six instructions, then M: T = h · c (an unmasked fp32
+// tensor_tensor multiply, h through its identity pattern), then A: Y = Y + T (an unmasked
+// in-place add, its dst and x one pattern of h's tile shape, T through its identity pattern).
+// T is an on-chip fp32 tile of h's shape that only M and A refer to; Y an on-chip fp32 tensor,
+// no view, read by S neither; c a tile operand of h's shape, neither h nor Y nor T. A view of
+// one of them would make these checks miss an access. The instructions between that make c
+// (and those making what they read) run before S: they touch neither Y, T nor h and share no
+// tensor one of them writes with S or with the others they move ahead of. The others run
+// after S as they did: they touch neither Y nor T and write neither h nor c.
 // (`users`: tensor_users; `aliased`: by tensor, whether another tensor is a view of it.)
 void plan_scan_post(const Kernel& k, const std::vector<std::vector<InstId>>& users,
                     const std::vector<uint8_t>& aliased, KernelPlan& p) {
@@ -364,22 +367,46 @@ void plan_scan_post(const Kernel& k, const std::vector<std::vector<InstId>>& use
     const std::string* name = a ? std::get_if<std::string>(a) : nullptr;
     return name && parse_alu(*name) == op;
   };
-  auto plain_tile = [&](TensorId id, const std::vector<int64_t>& shape) {
+  auto plain = [&](TensorId id) {
     const Tensor& t = k.tensor(id);
     return t.alias_of == kNone && !aliased[static_cast<size_t>(id)] && t.dtype == DType::Float32 &&
-           (t.memory() == Memory::SBUF || t.memory() == Memory::PSUM) && t.constant.empty() &&
-           t.shape == shape;
+           (t.memory() == Memory::SBUF || t.memory() == Memory::PSUM) && t.constant.empty();
   };
   auto tile_operand = [](const Operand* o) { return o && !o->is_scalar && !o->ap.indirect; };
-  // Whether `in` refers to one of `bases` (an operand, an indirect index or its result).
-  auto refers = [&](const Instruction& in, std::initializer_list<TensorId> bases) {
-    auto hit = [&](TensorId t) {
-      return t != kNone && std::find(bases.begin(), bases.end(), base_of(k, t)) != bases.end();
-    };
-    if (hit(in.result)) return true;
+  // The base tensors an instruction accesses (its operands, their indirect indices, its
+  // result) and those it writes (its result, its written operands).
+  auto accessed = [&](const Instruction& in) {
+    std::vector<TensorId> v;
+    if (in.result != kNone) v.push_back(base_of(k, in.result));
     for (const Operand& o : in.operands)
-      if (!o.is_scalar && (hit(o.ap.tensor) || (o.ap.indirect && hit(o.ap.indirect->tensor))))
-        return true;
+      if (!o.is_scalar && o.ap.tensor != kNone) {
+        v.push_back(base_of(k, o.ap.tensor));
+        if (o.ap.indirect) v.push_back(base_of(k, o.ap.indirect->tensor));
+      }
+    return v;
+  };
+  auto written = [&](const Instruction& in) {
+    std::vector<TensorId> v;
+    if (in.result != kNone) v.push_back(base_of(k, in.result));
+    for (const Operand& o : in.operands)
+      if (!o.is_scalar && o.ap.tensor != kNone && !reads_only(o.role))
+        v.push_back(base_of(k, o.ap.tensor));
+    return v;
+  };
+  auto has = [](const std::vector<TensorId>& v, TensorId t) {
+    return std::find(v.begin(), v.end(), t) != v.end();
+  };
+  auto refers = [&](const Instruction& in, std::initializer_list<TensorId> bases) {
+    const std::vector<TensorId> a = accessed(in);
+    return std::any_of(bases.begin(), bases.end(), [&](TensorId b) { return has(a, b); });
+  };
+  // Whether one of the two writes a tensor the other accesses.
+  auto conflict = [&](const Instruction& x, const Instruction& y) {
+    const std::vector<TensorId> ax = accessed(x), ay = accessed(y);
+    for (TensorId b : written(x))
+      if (has(ay, b)) return true;
+    for (TensorId b : written(y))
+      if (has(ax, b)) return true;
     return false;
   };
   for (const Region& r : k.regions())
@@ -392,10 +419,10 @@ void plan_scan_post(const Kernel& k, const std::vector<std::vector<InstId>>& use
         continue;
       const TensorId h = s.result;
       const std::vector<int64_t>& shape = k.tensor(h).shape;
-      if (shape.size() != 2) continue;
-      // M after at most two other instructions, A right after it.
+      if (shape.size() != 2 || base_of(k, h) != h) continue;
+      // M after at most six other instructions, A right after it.
       size_t j = i + 1;
-      while (j < r.body.size() && j <= i + 3 && r.body[j].kind == Item::Kind::Inst &&
+      while (j < r.body.size() && j <= i + 7 && r.body[j].kind == Item::Kind::Inst &&
              k.inst(r.body[j].id).opcode != "tensor_tensor")
         ++j;
       if (j + 1 >= r.body.size() || r.body[j].kind != Item::Kind::Inst ||
@@ -412,29 +439,52 @@ void plan_scan_post(const Kernel& k, const std::vector<std::vector<InstId>>& use
           !tile_operand(ay) || mx->ap.tensor != h || !identity(k, mx->ap))
         continue;
       const TensorId t = m.result, y = ad->ap.tensor, c = base_of(k, my->ap.tensor);
-      if (!plain_tile(t, shape) || !plain_tile(y, shape) || k.tensor(t).role != TensorRole::Local ||
-          !identity(k, ad->ap) || ax->ap.tensor != y || !identity(k, ax->ap) ||
-          ay->ap.tensor != t || !identity(k, ay->ap) || my->ap.tile_shape != shape)
+      if (!plain(t) || k.tensor(t).shape != shape || k.tensor(t).role != TensorRole::Local ||
+          !plain(y) || ax->ap.tensor != y || !(ax->ap.index == ad->ap.index) ||
+          ad->ap.tile_shape != shape || ax->ap.tile_shape != shape || ay->ap.tensor != t ||
+          !identity(k, ay->ap) || my->ap.tile_shape != shape)
         continue;
-      if (y == h || y == t || c == h || c == y || c == t || base_of(k, h) != h) continue;
+      if (y == h || y == t || c == h || c == y || c == t) continue;
       const auto& u = users[static_cast<size_t>(t)];
       if (std::any_of(u.begin(), u.end(), [&](InstId id) { return id != m.id && id != a.id; }))
         continue;
       // The scan (and the multiply it may compute its data1 with) reads neither Y nor T.
-      if (refers(s, {y, t}) || (p.scan_pre[static_cast<size_t>(s.id)] >= 0 &&
-                                refers(k.inst(p.scan_pre[static_cast<size_t>(s.id)]), {y, t})))
-        continue;
-      bool clear = true;
-      for (size_t b = i + 1; clear && b < j; ++b) {
-        const Instruction& in = k.inst(r.body[b].id);
-        if (refers(in, {y, c, t}) || (in.result != kNone && base_of(k, in.result) == h))
-          clear = false;
-        for (const Operand& o : in.operands)
-          if (!o.is_scalar && !reads_only(o.role) && base_of(k, o.ap.tensor) == h) clear = false;
+      const Instruction* pre = p.scan_pre[static_cast<size_t>(s.id)] >= 0
+                                   ? &k.inst(p.scan_pre[static_cast<size_t>(s.id)])
+                                   : nullptr;
+      if (refers(s, {y, t}) || (pre && refers(*pre, {y, t}))) continue;
+      // Between: the instructions making c, and what they read, from the last back.
+      const size_t nb = j - i - 1;
+      std::vector<uint8_t> early(nb, 0);
+      std::vector<TensorId> needed = {c};
+      for (size_t b = nb; b-- > 0;) {
+        const Instruction& in = k.inst(r.body[i + 1 + b].id);
+        const std::vector<TensorId> w = written(in);
+        if (std::none_of(w.begin(), w.end(), [&](TensorId x) { return has(needed, x); })) continue;
+        early[b] = 1;
+        for (TensorId x : accessed(in))
+          if (!has(w, x)) needed.push_back(x);
       }
-      if (!clear) continue;
-      p.scan_post[static_cast<size_t>(s.id)] = {static_cast<int32_t>(m.id),
-                                                static_cast<int32_t>(a.id)};
+      bool ok = true;
+      for (size_t b = 0; ok && b < nb; ++b) {
+        const Instruction& in = k.inst(r.body[i + 1 + b].id);
+        const std::vector<TensorId> w = written(in);
+        if (!early[b]) {
+          ok = !refers(in, {y, t}) && !has(w, h) && !has(w, c);
+          continue;
+        }
+        ok = !refers(in, {y, t, h}) && !p.deferred[static_cast<size_t>(in.id)] &&
+             !conflict(in, s) && !(pre && conflict(in, *pre));
+        for (size_t e = 0; ok && e < b; ++e)
+          if (!early[e] && conflict(in, k.inst(r.body[i + 1 + e].id))) ok = false;
+      }
+      if (!ok) continue;
+      KernelPlan::Post& post = p.scan_post[static_cast<size_t>(s.id)];
+      post.mul = m.id;
+      post.add = a.id;
+      post.between = static_cast<int32_t>(nb);
+      for (size_t b = 0; b < nb; ++b)
+        if (early[b]) post.early |= static_cast<uint8_t>(1u << b);
       p.folded[static_cast<size_t>(m.id)] = p.folded[static_cast<size_t>(a.id)] = 1;
     }
 }

@@ -54,12 +54,15 @@ struct KernelPlan {
   std::vector<uint8_t> deferred; ///< by instruction id: some scan's scan_pre (in no group)
   /// By instruction id: for a tensor_tensor_scan of op0 multiply, op1 add (h = a · h + x), the
   /// accumulation after it of its result into a tile, Y = Y + h · c: an fp32 multiply M of the
-  /// scan's whole result tile by a tile c, then an in-place add into Y of M's result (a tile
-  /// nothing else refers to), the instructions between the scan and M touching neither Y, c
-  /// nor M's result. The scan may compute Y += h · c itself as it writes h, the same two
-  /// roundings an element (Interpreter: ScanPost); M and A then count as executed.
+  /// scan's whole result tile by a tile c, then an in-place add A into Y of M's result (a tile
+  /// nothing else refers to), after at most six other instructions (`between`). Those that
+  /// make c (a load and broadcast of a row), and what they need, may run before the scan
+  /// (`early`: bit b for the b-th after it); the others touch neither Y nor M's result and
+  /// write neither h nor c. The scan may compute Y += h · c itself as it writes h, the same two
+  /// roundings an element; M and A then count as executed. (plan.cpp: the conditions.)
   struct Post {
-    int32_t mul = -1, add = -1;
+    int32_t mul = -1, add = -1, between = 0;
+    uint8_t early = 0;
   };
   std::vector<Post> scan_post;
   std::vector<uint8_t> folded; ///< by instruction id: the M or A of some scan's scan_post

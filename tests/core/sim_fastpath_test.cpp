@@ -371,3 +371,136 @@ TEST_F(TraceTest, sim_scan_computes_the_accumulation_of_its_result_after_it) {
     }
   }
 }
+
+namespace {
+
+// Two iterations j of: h = scan(d_j, x_j, initial) over [P, F] (op0 multiply, op1 add; d_j, x_j
+// column blocks j of [P, 2F] parameters), h stored into block j of out_h, then c_j made, T =
+// h * c_j, Y[:, block j] += T, Y loaded from y0 before the loop and stored into out_y after it.
+// c_j: row j of c ([2, F]) loaded and broadcast ("row"); the same from a copy (line 42) of a
+// row tile of which only columns [0, F / 2) are written ("half_row"); block j of c ([P, 2F])
+// copied into a tile made
+// before the loop ("outer"). The initial state is i, or (`partial`) a tile of which only rows
+// [0, 64) are written: the others read as NaN. The scan is at line 40.
+std::shared_ptr<const ir::Kernel> scan_then_accumulate_blocks(int P, int F, bool partial,
+                                                              const std::string& c_mode) {
+  const std::string tile = "[" + std::to_string(P) + "," + std::to_string(F) + "]";
+  const std::string wide = "[" + std::to_string(P) + "," + std::to_string(2 * F) + "]";
+  const std::string col = "[" + std::to_string(P) + ",1]";
+  KernelUnderTest t;
+  auto v = KernelUnderTest::v;
+  auto view = KernelUnderTest::view;
+  int d = t.param("d", wide), x = t.param("x", wide), y0 = t.param("y0", wide),
+      c = t.param("c", c_mode == "outer" ? wide : "[2," + std::to_string(F) + "]"),
+      i = t.param("i", col);
+  t.open();
+  int out_h = t.ndarray("out_h", wide, "float32", "shared_hbm");
+  int out_y = t.ndarray("out_y", wide, "float32", "shared_hbm");
+  int yt = t.call("load", {{"src", v(y0)}});
+  int cbuf = c_mode == "outer" ? t.ndarray("cbuf", tile, "float32", "sbuf") : -1;
+  auto j = t.cg().affine_range(0, 2, 1, ir::AxisType::Affine, "j");
+  const std::string t_ = R"([["L",)" + std::to_string(j.axis) + "," + std::to_string(F) + "]]";
+  const std::string block = R"([{"k":"slice"},{"k":"slice","start":{"c":0,"t":)" + t_ +
+                            R"(},"stop":{"c":)" + std::to_string(F) + R"(,"t":)" + t_ + "}}]";
+  const std::string r_ = R"([["L",)" + std::to_string(j.axis) + ",1]]";
+  const std::string row = R"([{"k":"slice","start":{"c":0,"t":)" + r_ + R"(},"stop":{"c":1,"t":)" +
+                          r_ + R"(}},{"k":"slice"}])";
+  int dt = t.call("load", {{"src", view(d, block)}}),
+      xt = t.call("load", {{"src", view(x, block)}});
+  int it = t.call("load", {{"src", v(i)}});
+  if (partial) {
+    it = t.ndarray("init", col, "float32", "sbuf");
+    t.assign(view(it, "[" + simtest::slice(0, 64) + "]"),
+             v(t.call("load", {{"src", view(i, "[" + simtest::slice(0, 64) + "]")}})));
+  }
+  int h = t.call("tensor_tensor_scan", {{"data0", v(dt)}, {"data1", v(xt)}, {"initial", v(it)}},
+                 R"("attrs":{"op0":"multiply","op1":"add"})", 40);
+  t.call("store", {{"dst", view(out_h, block)}, {"value", v(h)}});
+  int ct = cbuf;
+  if (c_mode == "outer") {
+    t.assign(v(cbuf), v(t.call("load", {{"src", view(c, block)}})));
+  } else {
+    int crow = -1;
+    if (c_mode == "row") {
+      crow = t.call("load", {{"src", view(c, row)}});
+    } else {
+      const std::string half = R"([{"k":"slice"},)" + simtest::slice(0, F / 2) + "]";
+      crow = t.ndarray("crow", "[1," + std::to_string(F) + "]", "float32", "sbuf");
+      t.assign(view(crow, half), view(t.call("load", {{"src", view(c, row)}}), half));
+      crow = t.call("tensor_copy", {{"src", v(crow)}}, "", 42);
+    }
+    ct = t.call("broadcast_to", {{"src", v(crow)}}, R"("attrs":{"shape":)" + tile + "}");
+  }
+  int prod = t.call("multiply", {{"x", v(h)}, {"y", v(ct)}});
+  t.assign(view(yt, block), v(prod), "add");
+  j.alloc->close();
+  j.loop->close();
+  t.call("store", {{"dst", v(out_y)}, {"value", v(yt)}});
+  return t.finish({out_h, out_y});
+}
+
+} // namespace
+
+TEST_F(TraceTest, sim_scan_runs_after_the_instructions_making_its_accumulations_tile) {
+  // c is made after the scan (the public selective-scan tutorials' order), with a store of h
+  // before it: what makes c runs before the scan, the store after it (KernelPlan::scan_post's
+  // `early`), and the scan computes Y += h * c into a column block of Y; T is never allocated.
+  // When the scan's initial state is partly unwritten, the scan runs where it stands (its read
+  // is the one reported, not that of the copy after it) and the accumulation is left to the
+  // multiply and the add — the scan does not compute it with the c of the iteration before,
+  // which a tile made before the loop still holds. All bit for bit: the scan, h * c rounded,
+  // the add; every instruction counted as executed.
+  const int P = 128, F = 260;
+  struct Case {
+    bool partial;
+    const char* c_mode;
+    int between, early, insts; // (instructions executed)
+  };
+  for (const Case& cs : {Case{false, "row", 3, 6, 22}, Case{true, "row", 3, 6, 26},
+                         Case{true, "half_row", 6, 62, 32}, Case{false, "outer", 2, 2, 21},
+                         Case{true, "outer", 2, 2, 25}}) {
+    const std::string name = std::string(cs.c_mode) + (cs.partial ? " partial" : "");
+    auto k = scan_then_accumulate_blocks(P, F, cs.partial, cs.c_mode);
+    const sim::KernelPlan plan = sim::plan_kernel(*k);
+    int32_t scan = -1;
+    for (const ir::Instruction& in : k->instructions())
+      if (in.opcode == "tensor_tensor_scan") scan = in.id;
+    ASSERT_GE(scan, 0);
+    const sim::KernelPlan::Post& post = plan.scan_post[static_cast<size_t>(scan)];
+    EXPECT_GE(post.mul, 0) << name;
+    EXPECT_EQ(post.between, cs.between) << name;
+    EXPECT_EQ(post.early, cs.early) << name << ": what makes c, not the store";
+    const bool outer = std::string(cs.c_mode) == "outer";
+    auto dv = values(P * 2 * F, 1), xv = values(P * 2 * F, 2), yv = values(P * 2 * F, 3),
+         cv = values(outer ? P * 2 * F : 2 * F, 4), iv = values(P, 5);
+    for (float& e : dv) e *= 0.5f;
+    xv[F * 3 + 100] = std::numeric_limits<float>::quiet_NaN();
+    simtest::RunBytes r = simtest::run_bytes(k, {dv, xv, yv, cv, iv});
+    EXPECT_EQ(r.instructions, cs.insts) << name;
+    EXPECT_EQ(r.warnings, cs.partial ? 1u : 0u) << name;
+    if (cs.partial) EXPECT_NE(r.warning_texts[0].find("k.py:40:"), std::string::npos) << name;
+    const int64_t tile = int64_t{P} * F * 4;
+    // Parameters d, x, y0 (and c), outputs h, y and Y's tile: two tiles each; h's own tile
+    // (and c's).
+    if (!cs.partial) EXPECT_LT(r.peak, (outer ? 16 : 13) * tile + tile / 2) << "T allocated";
+    std::vector<float> got(r.out.size() / 4);
+    std::memcpy(got.data(), r.out.data(), r.out.size());
+    const float* gh = got.data();
+    const float* gy = got.data() + P * 2 * F;
+    for (int p = 0; p < P; ++p)
+      for (int jj = 0; jj < 2; ++jj) {
+        float s = cs.partial && p >= 64 ? std::numeric_limits<float>::quiet_NaN() : iv[p];
+        for (int f = 0; f < F; ++f) {
+          const int e = p * 2 * F + jj * F + f;
+          s = dv[e] * s + xv[e];
+          ASSERT_EQ(bits(gh[e]), bits(s)) << name << ": h " << p << "," << jj << "," << f;
+          const float cf = outer ? cv[e]
+                           : std::string(cs.c_mode) == "half_row" && f >= F / 2
+                               ? std::numeric_limits<float>::quiet_NaN()
+                               : cv[jj * F + f];
+          ASSERT_EQ(bits(gy[e]), bits(yv[e] + s * cf))
+              << name << ": y " << p << "," << jj << "," << f;
+        }
+      }
+  }
+}
