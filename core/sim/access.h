@@ -28,6 +28,7 @@ struct Env {
   /// A partition window (Interpreter strips): while win_rows > 0, every domain of rank >= 2
   /// whose axis 0 spans win_rows partitions visits only partitions [win_lo, win_hi).
   int64_t win_rows = 0, win_lo = 0, win_hi = 0;
+  bool keep_masks = false;  ///< SimOptions::keep_masks
   std::vector<int64_t> reg; ///< register values, by register id (32-bit, sign-extended)
   /// The part of `e` that does not depend on tile axes.
   int64_t eval_symbols(const ir::AffineExpr& e) const;
@@ -82,6 +83,8 @@ private:
     ir::CmpOp op;
   };
   bool inner_interval(const int64_t* pos, int64_t& lo, int64_t& hi) const;
+  /// Whether term t holds at every position the domain visits (its rows, all of its columns).
+  bool holds_everywhere(const Term& t) const;
   bool scan_bounds(int64_t* lo, int64_t* hi) const;
   int rank_ = 0;
   int64_t shape_[kMaxRank];

@@ -90,8 +90,37 @@ Domain::Domain(const std::vector<int64_t>& shape, const Predicate& mask, const E
       continue;
     }
     if (t.op == CmpOp::Ne) sema::err_mask_not_equal_not_supported();
+    if (!env.keep_masks && holds_everywhere(t)) continue; // it masks nothing: unmasked paths
     terms_.push_back(t);
   }
+}
+
+bool Domain::holds_everywhere(const Term& t) const {
+  // The term's least and greatest values over the visited box: axis 0 over the visited rows,
+  // the others over their extents.
+  int64_t lo = t.c, hi = t.c;
+  for (int k = 0; k < rank_; ++k) {
+    const int64_t first = k == 0 ? row_lo_ : 0, last = (k == 0 ? row_hi_ : shape_[k]) - 1;
+    if (last < first) return false;
+    const int64_t a = t.a[k];
+    lo += a > 0 ? a * first : a * last;
+    hi += a > 0 ? a * last : a * first;
+  }
+  switch (t.op) {
+  case CmpOp::Lt:
+    return hi < 0;
+  case CmpOp::Le:
+    return hi <= 0;
+  case CmpOp::Gt:
+    return lo > 0;
+  case CmpOp::Ge:
+    return lo >= 0;
+  case CmpOp::Eq:
+    return lo == 0 && hi == 0;
+  case CmpOp::Ne:
+    return false;
+  }
+  return false;
 }
 
 bool Domain::inner_interval(const int64_t* pos, int64_t& lo, int64_t& hi) const {

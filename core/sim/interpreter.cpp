@@ -19,6 +19,7 @@ Interpreter::Interpreter(const Kernel& k, Storage& storage, RunLog& log, const S
     fns_[static_cast<size_t>(in.id)] = f;
   }
   ex_.env.iv.assign(k.loop_axes().size(), 0);
+  ex_.env.keep_masks = opts.keep_masks;
   for (TensorId p : k.params())
     if (ex_.plan.read_only[static_cast<size_t>(p)]) storage.buffer(p).read_only = true;
   ex_.env.reg.assign(k.registers().size(), 0);

@@ -29,6 +29,10 @@ struct SimOptions {
   bool float16_in_fp32 = true; ///< MemoryOptions::float16_in_fp32 (false for Beta 1)
   bool label_own_checks = false;
   std::string target = "trn1"; ///< "trn1", "trn2" or "trn3"
+  /// A mask term that holds at every position an instruction visits masks nothing and is
+  /// dropped, so that the instruction takes its unmasked paths (Domain); true keeps every
+  /// term as written (tests: an always-true mask then keeps a kernel on its ordinary path).
+  bool keep_masks = false;
 };
 
 class Interpreter {

@@ -4,6 +4,7 @@
 // a loop whose iterations write what another one accesses, or read what another wrote, or
 // that reads memory not all written, runs the ordinary way. The current language's unrolled
 // tile loops (ndarray tiles written by dma_copy and dst-first instructions) likewise.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -266,4 +267,38 @@ TEST_F(TraceTest, sim_a_current_language_tile_written_in_part_runs_in_order) {
       else
         ASSERT_TRUE(std::isnan(v));
     }
+}
+
+TEST_F(TraceTest, sim_a_mask_that_holds_everywhere_masks_nothing) {
+  // The public tutorials mask whole tiles (`i * 128 + p < rows` with rows a multiple of 128,
+  // `j * 512 + f < cols`): such a mask masks nothing, and the instructions take their unmasked
+  // paths — the loop interleaved, x and y read in place — with the same outputs, bytes and
+  // peak as without it. Kept as written (SimOptions::keep_masks) they run the ordinary way; a
+  // mask that does leave rows out (p < 100) is never dropped.
+  auto x = values(128 * 16 * 512, 1), y = values(128 * 16 * 512, 2);
+  const sim::SimOptions plain; // the simulator's defaults
+  RunBytes a = run_bytes(tile_add("", 16, 512, 512), {x, y}, plain);
+  const std::string cols_mask =
+      R"("mask":[{"lhs":{"c":0,"t":[["A",1,1]],"shape":[1,512]},"op":"<","rhs":{"c":512}}])";
+  for (const std::string& mask : {std::string(kEverywhere), cols_mask}) {
+    RunBytes b = run_bytes(tile_add(mask, 16, 512, 512), {x, y}, plain);
+    expect_same(a, b);
+    EXPECT_EQ(b.interleaved, 16) << mask;
+    EXPECT_EQ(b.bytes_moved, a.bytes_moved) << mask;
+    EXPECT_EQ(b.peak, a.peak) << mask;
+    RunBytes kept = run_bytes(tile_add(mask, 16, 512, 512), {x, y}, simtest::test_options());
+    expect_same(a, kept);
+    EXPECT_EQ(kept.interleaved, 0) << mask;
+    EXPECT_GT(kept.peak, a.peak) << mask;
+  }
+  const std::string rows_mask =
+      R"("mask":[{"lhs":{"c":0,"t":[["A",0,1]],"shape":[128,1]},"op":"<","rhs":{"c":100}}])";
+  RunBytes d = run_bytes(tile_add(rows_mask, 16, 512, 512), {x, y}, plain);
+  EXPECT_EQ(d.interleaved, 0);
+  ASSERT_EQ(d.out.size(), a.out.size());
+  const size_t row = 16 * 512 * 4;
+  EXPECT_TRUE(std::equal(d.out.begin(), d.out.begin() + 100 * row, a.out.begin()));
+  uint32_t nan;
+  std::memcpy(&nan, d.out.data() + 100 * row, 4);
+  EXPECT_EQ(nan & 0x7f800000u, 0x7f800000u) << "rows 100.. are never written";
 }

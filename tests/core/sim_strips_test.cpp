@@ -141,7 +141,7 @@ TEST_F(TraceTest, sim_precise_fp_off_holds_bfloat16_tiles_of_a_strip_run_in_fp32
   };
   auto x = values(128 * 2048);
   for (float& f : x) f /= 4.0f;
-  sim::SimOptions fp32;
+  sim::SimOptions fp32 = simtest::test_options();
   fp32.precise_fp = false;
   auto strips = simtest::run(kernel(""), {x}, nullptr, fp32)[0];
   auto whole = simtest::run(kernel(kEverywhere), {x}, nullptr, fp32)[0];

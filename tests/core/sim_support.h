@@ -91,11 +91,20 @@ inline std::string slice(int64_t a, int64_t b) {
          std::to_string(b) + "}}";
 }
 
+/// The options the helpers below run with by default: masks kept as written, so that a kernel
+/// with kMaskEverywhere on its instructions stays on the ordinary path (the reference the fast
+/// paths are compared with).
+inline sim::SimOptions test_options() {
+  sim::SimOptions o;
+  o.keep_masks = true;
+  return o;
+}
+
 /// Runs `k` with float32-valued inputs; returns each output decoded as fp32 and, in
 /// `inputs_after`, the parameters' contents after the run (in-place updates).
 inline std::vector<std::vector<float>>
 run(std::shared_ptr<const ir::Kernel> k, const std::vector<std::vector<float>>& inputs,
-    sim::RunLog* log = nullptr, sim::SimOptions opts = {},
+    sim::RunLog* log = nullptr, sim::SimOptions opts = test_options(),
     std::vector<std::vector<float>>* inputs_after = nullptr) {
   sim::Simulator s(k, opts);
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -146,8 +155,9 @@ struct RunBytes {
 
 /// Runs `k` on fp32 inputs copied byte for byte into its parameters.
 inline RunBytes run_bytes(std::shared_ptr<const ir::Kernel> k,
-                          const std::vector<std::vector<float>>& in) {
-  sim::Simulator s(k);
+                          const std::vector<std::vector<float>>& in,
+                          const sim::SimOptions& opts = test_options()) {
+  sim::Simulator s(k, opts);
   for (size_t i = 0; i < in.size(); ++i) std::memcpy(s.input(i), in[i].data(), in[i].size() * 4);
   s.run();
   RunBytes r;
