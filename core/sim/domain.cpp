@@ -106,21 +106,10 @@ bool Domain::holds_everywhere(const Term& t) const {
     lo += a > 0 ? a * first : a * last;
     hi += a > 0 ? a * last : a * first;
   }
-  switch (t.op) {
-  case CmpOp::Lt:
-    return hi < 0;
-  case CmpOp::Le:
-    return hi <= 0;
-  case CmpOp::Gt:
-    return lo > 0;
-  case CmpOp::Ge:
-    return lo >= 0;
-  case CmpOp::Eq:
-    return lo == 0 && hi == 0;
-  case CmpOp::Ne:
-    return false;
-  }
-  return false;
+  // Below (at most) zero everywhere when its greatest value is; above, when its least is.
+  if (t.op == CmpOp::Ne) return false;
+  if (t.op == CmpOp::Eq) return lo == 0 && hi == 0;
+  return compare(t.op == CmpOp::Lt || t.op == CmpOp::Le ? hi : lo, t.op);
 }
 
 bool Domain::inner_interval(const int64_t* pos, int64_t& lo, int64_t& hi) const {
