@@ -76,9 +76,11 @@ void matmul_f32(const float* S, int64_t mw, const float* V, int64_t nw, int64_t 
     int64_t j = 0;
     for (; j + 8 <= nw; j += 8) {
       F4 a[4][2] = {};
-      for (int64_t k = 0; k < K; ++k) {
-        const F4 v0 = load4(V + k * nw + j), v1 = load4(V + k * nw + j + 4);
-        const float* s = S + k * mw + m;
+      // (Pointers stepped row by row rather than indices multiplied: in wasm, whose
+      // addresses are 32-bit, each 64-bit index product is several instructions a step.)
+      const float *v = V + j, *s = S + m;
+      for (int64_t k = 0; k < K; ++k, v += nw, s += mw) {
+        const F4 v0 = load4(v), v1 = load4(v + 4);
         for (int r = 0; r < 4; ++r) {
           const F4 sr = splat4(s[r]);
           a[r][0] = a[r][0] + sr * v0;
