@@ -31,7 +31,7 @@ const Operand& Exec::need(const Instruction& in, const char* role) const {
   return *o;
 }
 
-std::vector<int64_t> Exec::out_shape(const Instruction& in) const {
+const std::vector<int64_t>& Exec::out_shape(const Instruction& in) const {
   if (in.result != kNone) return k.tensor(in.result).shape;
   return need(in, "dst").ap.tile_shape;
 }

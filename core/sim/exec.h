@@ -110,7 +110,7 @@ public:
   const ir::Operand* find(const ir::Instruction& in, const char* role) const;
   const ir::Operand& need(const ir::Instruction& in, const char* role) const;
   /// Shape the instruction writes: its result tensor's, or its "dst" operand's tile.
-  std::vector<int64_t> out_shape(const ir::Instruction& in) const;
+  const std::vector<int64_t>& out_shape(const ir::Instruction& in) const;
   /// The destination view: the result tensor (allocated now: fully written when `dom` covers
   /// it, "never written" elsewhere) or the "dst" operand.
   /// With `covers` false the result is allocated as never written even when `dom` spans it

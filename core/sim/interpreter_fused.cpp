@@ -382,7 +382,10 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
   };
   // Copies that alias read-only memory only set their tile's redirect: done first (their
   // source never changes), so that the steps below resolve the tile there.
+  // (Steps are built in place: one holds fifteen views, and moving it in was a call out of
+  // wasm to copy them, twice with the vector's growth.)
   steps.clear();
+  steps.reserve(g.insts.size());
   std::vector<std::vector<Access>> accesses;
   const int64_t log_bytes = ex_.log.bytes_moved;
   try {
@@ -397,7 +400,8 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
         continue;
       }
       if (in.opcode == "ndarray") continue; // its tile is a row buffer (plan.cpp: local)
-      Step s;
+      const int phase = steps.empty() ? 0 : steps.back().phase;
+      Step& s = steps.emplace_back();
       s.in = &in;
       Domain dom(main_shape(k_, in), {}, ex_.env);
       s.width = dom.extent(1);
@@ -482,7 +486,6 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
       for (const View* v : {&s.a, s.kind == Kind::Binary ? &s.b : nullptr,
                             s.s0.scalar ? nullptr : &s.s0.view, s.s1.scalar ? nullptr : &s.s1.view})
         if (v && v->buf) note(*v, false, false);
-      const int phase = steps.empty() ? 0 : steps.back().phase;
       auto conflicts = [&](const std::vector<Access>& theirs) {
         for (const Access& x : mine)
           for (const Access& y : theirs)
@@ -492,12 +495,11 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
         return false;
       };
       s.phase = phase;
-      for (size_t j = steps.size(); j-- > 0 && steps[j].phase == phase;)
+      for (size_t j = steps.size() - 1; j-- > 0 && steps[j].phase == phase;)
         if (conflicts(accesses[j])) {
           s.phase = phase + 1;
           break;
         }
-      steps.push_back(std::move(s));
       accesses.push_back(std::move(mine));
     }
   } catch (const Decline&) {
