@@ -382,8 +382,6 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
   };
   // Copies that alias read-only memory only set their tile's redirect: done first (their
   // source never changes), so that the steps below resolve the tile there.
-  // (Steps are built in place: one holds fifteen views, and moving it in was a call out of
-  // wasm to copy them, twice with the vector's growth.)
   steps.clear();
   steps.reserve(g.insts.size());
   std::vector<std::vector<Access>> accesses;
@@ -401,6 +399,8 @@ bool Interpreter::prepare_fused(const StripGroup& g, const std::vector<TensorId>
       }
       if (in.opcode == "ndarray") continue; // its tile is a row buffer (plan.cpp: local)
       const int phase = steps.empty() ? 0 : steps.back().phase;
+      // (Built in place: a step holds fifteen views, and moving one in was a call out of wasm
+      // to copy them, again as the vector grew.)
       Step& s = steps.emplace_back();
       s.in = &in;
       Domain dom(main_shape(k_, in), {}, ex_.env);
