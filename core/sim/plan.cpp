@@ -10,6 +10,9 @@
 namespace nki::sim {
 
 using namespace nki::ir;
+// Opcodes and roles compare as string_views: their lengths first, where a string against a
+// C string measured the literal and compared bytes every time (a fifth of the planning).
+using namespace std::string_view_literals;
 
 namespace {
 
@@ -49,19 +52,19 @@ bool row_local(const Kernel& k, const Instruction& in) {
   if (std::none_of(std::begin(kOps), std::end(kOps),
                    [&](std::string_view op) { return in.opcode == op; }))
     return false;
-  if (in.opcode == "dma_copy" && attr(in, "dst_rmw_op")) return false;
-  if (in.opcode == "ndarray") { // an on-chip tile the group's instructions write (no fill)
+  if (in.opcode == "dma_copy"sv && attr(in, "dst_rmw_op")) return false;
+  if (in.opcode == "ndarray"sv) { // an on-chip tile the group's instructions write (no fill)
     const Tensor& t = k.tensor(in.result);
     if (attr(in, "value") || !t.constant.empty() ||
         (t.memory() != Memory::SBUF && t.memory() != Memory::PSUM))
       return false;
   }
-  if (in.opcode == "activation") {
+  if (in.opcode == "activation"sv) {
     const AttrValue* cmd = attr(in, "reduce_cmd");
     const std::string* c = cmd ? std::get_if<std::string>(cmd) : nullptr;
     if (operand(in, "reduce_res") || (cmd && (!c || *c != "idle"))) return false;
   }
-  if (in.opcode == "tensor_reduce") {
+  if (in.opcode == "tensor_reduce"sv) {
     const AttrValue* axes = attr(in, "axis");
     std::vector<int64_t> a;
     if (axes && std::holds_alternative<int64_t>(*axes)) a = {std::get<int64_t>(*axes)};
@@ -81,9 +84,9 @@ bool row_local(const Kernel& k, const Instruction& in) {
 // its fused execution (a group holding a scan runs instruction by instruction), and what it
 // gains is its result tile living in the store's destination (StripGroup::forward).
 bool joins(const std::vector<const Instruction*>& g, const Instruction& in) {
-  if (in.opcode == "tensor_tensor_scan") return false;
-  return g.front()->opcode != "tensor_tensor_scan" || in.opcode == "store" ||
-         in.opcode == "dma_copy";
+  if (in.opcode == "tensor_tensor_scan"sv) return false;
+  return g.front()->opcode != "tensor_tensor_scan"sv || in.opcode == "store"sv ||
+         in.opcode == "dma_copy"sv;
 }
 
 // Whether `ap` touches partition p of its tensor at tile partition p (axis 0 of a tile of
@@ -111,6 +114,7 @@ AccessPattern whole(const Tensor& t) {
   AccessPattern ap;
   ap.tensor = t.id;
   ap.tile_shape = t.shape;
+  ap.index.reserve(t.shape.size());
   for (size_t d = 0; d < t.shape.size(); ++d)
     ap.index.push_back(AffineExpr::var({VarKind::TileAxis, static_cast<int>(d)}));
   return ap;
@@ -180,8 +184,13 @@ bool strip_valid(const Kernel& k, const std::vector<AccessPattern>& whole_of,
 bool identity(const Kernel& k, const AccessPattern& ap) {
   const Tensor& t = k.tensor(ap.tensor);
   if (ap.indirect || ap.tile_shape != t.shape || ap.index.size() != t.shape.size()) return false;
-  for (size_t d = 0; d < ap.index.size(); ++d)
-    if (!(ap.index[d] == AffineExpr::var({VarKind::TileAxis, static_cast<int>(d)}))) return false;
+  // Index d is AffineExpr::var(tile axis d), compared without building one.
+  for (size_t d = 0; d < ap.index.size(); ++d) {
+    const AffineExpr& e = ap.index[d];
+    if (e.constant() != 0 || e.terms().size() != 1 || e.terms()[0].second != 1 ||
+        !(e.terms()[0].first == Var{VarKind::TileAxis, static_cast<int>(d)}))
+      return false;
+  }
   return true;
 }
 
@@ -198,12 +207,12 @@ InstId forward_store(const Kernel& k, const std::vector<const Instruction*>& g, 
     return from;
   };
   // The instruction computing the tile: g[n], or the whole write after an ndarray.
-  const size_t w = g[n]->opcode == "ndarray" ? next_user(n + 1) : n;
+  const size_t w = g[n]->opcode == "ndarray"sv ? next_user(n + 1) : n;
   // (A reduction may leave positions untouched and re-allocate its result: kept apart.)
-  if (w == g.size() || g[w]->opcode == "tensor_reduce") return kNone;
+  if (w == g.size() || g[w]->opcode == "tensor_reduce"sv) return kNone;
   const size_t m = next_user(w + 1);
   if (m == g.size()) return kNone;
-  if (g[m]->opcode != "store" && (g[m]->opcode != "dma_copy" || attr(*g[m], "dst_rmw_op")))
+  if (g[m]->opcode != "store"sv && (g[m]->opcode != "dma_copy"sv || attr(*g[m], "dst_rmw_op")))
     return kNone;
   for (InstId u : users)
     if (u != g[n]->id && u != g[w]->id && u != g[m]->id) return kNone;
@@ -238,7 +247,7 @@ bool written_first(const Kernel& k, const std::vector<const Instruction*>& g, si
       if (o.is_scalar || o.ap.tensor == kNone || base_of(k, o.ap.tensor) != t) continue;
       if (reads_only(o.role))
         reads = true;
-      else if (o.role == "dst" && o.ap.tensor == t && identity(k, o.ap))
+      else if (o.role == "dst"sv && o.ap.tensor == t && identity(k, o.ap))
         writes_whole = true;
       else
         reads = true; // another written role: not the whole-tile write asked for
@@ -266,11 +275,11 @@ bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
       const AttrValue* a = attr(*in, key);
       if (!a) continue;
       const std::string* name = std::get_if<std::string>(a);
-      if (in->opcode == "activation") continue; // its op is a function (parse_act)
+      if (in->opcode == "activation"sv) continue; // its op is a function (parse_act)
       auto op = name ? parse_alu(*name) : std::nullopt;
       if (!op || alu_is_bitvec(*op)) return false;
     }
-    if (in->opcode == "tensor_reduce") {
+    if (in->opcode == "tensor_reduce"sv) {
       const AttrValue* axes = attr(*in, "axis");
       std::vector<int64_t> a;
       if (axes && std::holds_alternative<int64_t>(*axes)) a = {std::get<int64_t>(*axes)};
@@ -284,16 +293,23 @@ bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
 
 // Instructions referring to each base tensor (as an operand or as their result).
 std::vector<std::vector<InstId>> tensor_users(const Kernel& k) {
+  // Counted first, so that each list is allocated once (most tensors have two or three users;
+  // growing them one by one was a tenth of the planning of an unrolled kernel).
+  auto visit = [&](auto&& f) {
+    for (const Instruction& in : k.instructions()) {
+      if (in.result != kNone) f(base_of(k, in.result), in.id);
+      for (const Operand& o : in.operands)
+        if (!o.is_scalar && o.ap.tensor != kNone) {
+          f(base_of(k, o.ap.tensor), in.id);
+          if (o.ap.indirect) f(base_of(k, o.ap.indirect->tensor), in.id);
+        }
+    }
+  };
+  std::vector<size_t> count(k.tensors().size(), 0);
+  visit([&](TensorId t, InstId) { ++count[static_cast<size_t>(t)]; });
   std::vector<std::vector<InstId>> users(k.tensors().size());
-  for (const Instruction& in : k.instructions()) {
-    if (in.result != kNone) users[static_cast<size_t>(base_of(k, in.result))].push_back(in.id);
-    for (const Operand& o : in.operands)
-      if (!o.is_scalar && o.ap.tensor != kNone) {
-        users[static_cast<size_t>(base_of(k, o.ap.tensor))].push_back(in.id);
-        if (o.ap.indirect)
-          users[static_cast<size_t>(base_of(k, o.ap.indirect->tensor))].push_back(in.id);
-      }
-  }
+  for (size_t t = 0; t < users.size(); ++t) users[t].reserve(count[t]);
+  visit([&](TensorId t, InstId id) { users[static_cast<size_t>(t)].push_back(id); });
   return users;
 }
 
@@ -310,8 +326,8 @@ void plan_scan_pre(const Kernel& k, const std::vector<std::vector<InstId>>& user
     for (size_t i = 0; i + 1 < r.body.size(); ++i) {
       if (r.body[i].kind != Item::Kind::Inst || r.body[i + 1].kind != Item::Kind::Inst) continue;
       const Instruction &m = k.inst(r.body[i].id), &s = k.inst(r.body[i + 1].id);
-      if (s.opcode != "tensor_tensor_scan" || m.opcode != "tensor_tensor" || m.result == kNone ||
-          !m.mask.empty())
+      if (s.opcode != "tensor_tensor_scan"sv || m.opcode != "tensor_tensor"sv ||
+          m.result == kNone || !m.mask.empty())
         continue;
       const AttrValue* op = attr(m, "op");
       const std::string* name = op ? std::get_if<std::string>(op) : nullptr;
@@ -413,7 +429,7 @@ void plan_scan_post(const Kernel& k, const std::vector<std::vector<InstId>>& use
     for (size_t i = 0; i + 2 < r.body.size(); ++i) {
       if (r.body[i].kind != Item::Kind::Inst) continue;
       const Instruction& s = k.inst(r.body[i].id);
-      if (s.opcode != "tensor_tensor_scan" || s.result == kNone || !s.mask.empty() ||
+      if (s.opcode != "tensor_tensor_scan"sv || s.result == kNone || !s.mask.empty() ||
           !alu_is(s, "op0", Alu::Multiply) || !alu_is(s, "op1", Alu::Add) || attr(s, "reverse0") ||
           attr(s, "reverse1"))
         continue;
@@ -423,13 +439,13 @@ void plan_scan_post(const Kernel& k, const std::vector<std::vector<InstId>>& use
       // M after at most six other instructions, A right after it.
       size_t j = i + 1;
       while (j < r.body.size() && j <= i + 7 && r.body[j].kind == Item::Kind::Inst &&
-             k.inst(r.body[j].id).opcode != "tensor_tensor")
+             k.inst(r.body[j].id).opcode != "tensor_tensor"sv)
         ++j;
       if (j + 1 >= r.body.size() || r.body[j].kind != Item::Kind::Inst ||
           r.body[j + 1].kind != Item::Kind::Inst)
         continue;
       const Instruction &m = k.inst(r.body[j].id), &a = k.inst(r.body[j + 1].id);
-      if (m.opcode != "tensor_tensor" || a.opcode != "tensor_tensor" || !m.mask.empty() ||
+      if (m.opcode != "tensor_tensor"sv || a.opcode != "tensor_tensor"sv || !m.mask.empty() ||
           !a.mask.empty() || !alu_is(m, "op", Alu::Multiply) || !alu_is(a, "op", Alu::Add) ||
           m.result == kNone || a.result != kNone)
         continue;
@@ -514,21 +530,34 @@ void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
         g.push_back(&first);
         if (!strip_valid(k, whole_of, g, rows, row_bytes)) g.clear();
       }
-      size_t j = i + (g.empty() ? 1 : 1);
-      // (A cap keeps the planning linear in long unrolled bodies.)
-      for (; !g.empty() && g.size() < 32 && j < r.body.size() && r.body[j].kind == Item::Kind::Inst;
+      // The instructions after it that may join, as far as the checks of one instruction go
+      // (a cap keeps the planning linear in long unrolled bodies); then the longest run of them
+      // that strip_valid accepts. What it accepts, it accepts of every prefix (a prefix writes
+      // fewer tensors and makes fewer accesses), so the whole run is tried first: in unrolled
+      // bodies it is the common case, one check where there was one per prefix.
+      std::vector<const Instruction*> run = g;
+      for (size_t j = i + 1;
+           !g.empty() && run.size() < 32 && j < r.body.size() && r.body[j].kind == Item::Kind::Inst;
            ++j) {
         const Instruction& in = k.inst(r.body[j].id);
         if (rows_of(in) != rows || !row_local(k, in) || !joins(g, in) ||
             p.deferred[static_cast<size_t>(in.id)] || p.folded[static_cast<size_t>(in.id)])
           break;
-        g.push_back(&in);
-        int64_t rb = 0;
-        if (!strip_valid(k, whole_of, g, rows, rb)) {
-          g.pop_back();
-          break;
-        }
+        run.push_back(&in);
+      }
+      int64_t rb = 0;
+      if (run.size() > 1 && strip_valid(k, whole_of, run, rows, rb)) {
+        g = std::move(run);
         row_bytes = rb;
+      } else {
+        for (size_t n = 1; n < run.size(); ++n) {
+          g.push_back(run[n]);
+          if (!strip_valid(k, whole_of, g, rows, rb)) {
+            g.pop_back();
+            break;
+          }
+          row_bytes = rb;
+        }
       }
       if (g.size() < 2) {
         ++i;
@@ -558,7 +587,7 @@ void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
         });
         for (size_t m = n + 1; inside && m < g.size(); ++m)
           if (g[m]->result == t.id) inside = false;
-        if (in.opcode == "ndarray") {
+        if (in.opcode == "ndarray"sv) {
           inside = inside && written_first(k, g, n);
         } else {
           for (size_t m = n; inside && m < g.size(); ++m)
@@ -566,7 +595,7 @@ void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
               if (!o.is_scalar && o.ap.tensor == t.id && !reads_only(o.role)) inside = false;
         }
         if (!inside) {
-          if (in.opcode == "ndarray") drop = true; // its strips would allocate it anew
+          if (in.opcode == "ndarray"sv) drop = true; // its strips would allocate it anew
           continue;
         }
         // A tile whose one reader is a later store of the whole tile, bit for bit, with
@@ -592,7 +621,7 @@ void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
 
 const std::vector<int64_t>& main_shape(const Kernel& k, const Instruction& in) {
   static const std::vector<int64_t> kNoShape;
-  if (in.opcode == "tensor_reduce")
+  if (in.opcode == "tensor_reduce"sv)
     if (const Operand* d = operand(in, "data")) return d->ap.tile_shape;
   if (in.result != kNone) return k.tensor(in.result).shape;
   const Operand* d = operand(in, "dst");
@@ -601,7 +630,7 @@ const std::vector<int64_t>& main_shape(const Kernel& k, const Instruction& in) {
 
 TensorId copy_target(const Kernel& k, const Instruction& in) {
   if (in.result != kNone) return in.result;
-  if (in.opcode != "dma_copy" || attr(in, "dst_rmw_op")) return kNone;
+  if (in.opcode != "dma_copy"sv || attr(in, "dst_rmw_op")) return kNone;
   const Operand* dst = operand(in, "dst");
   return dst && !dst->is_scalar && dst->ap.tensor != kNone && identity(k, dst->ap) ? dst->ap.tensor
                                                                                    : kNone;
@@ -619,7 +648,7 @@ KernelPlan plan_kernel(const Kernel& k) {
     if (t.alias_of != kNone) aliased[static_cast<size_t>(t.alias_of)] = 1;
   for (const Instruction& in : k.instructions()) {
     // (reshape and view define a view of their source's memory and write nothing.)
-    const bool view = in.opcode == "reshape" || in.opcode == "view";
+    const bool view = in.opcode == "reshape"sv || in.opcode == "view"sv;
     if (in.result != kNone && !view) ++writers[static_cast<size_t>(base_of(k, in.result))];
     for (const Operand& o : in.operands)
       if (!o.is_scalar && o.ap.tensor != kNone && !reads_only(o.role))
@@ -632,14 +661,14 @@ KernelPlan plan_kernel(const Kernel& k) {
       p.read_only[static_cast<size_t>(t)] = 1;
   std::vector<uint8_t> allocated(nt, 0); // tiles an ndarray without a fill defines
   for (const Instruction& in : k.instructions())
-    if (in.opcode == "ndarray" && in.result != kNone && !attr(in, "value"))
+    if (in.opcode == "ndarray"sv && in.result != kNone && !attr(in, "value"))
       allocated[static_cast<size_t>(in.result)] = 1;
   p.alias.assign(k.instructions().size(), 0);
   for (const Instruction& in : k.instructions()) {
     const bool copy =
-        in.opcode == "load" || in.opcode == "tensor_copy" || in.opcode == "broadcast_to";
+        in.opcode == "load"sv || in.opcode == "tensor_copy"sv || in.opcode == "broadcast_to"sv;
     const TensorId tile = copy_target(k, in);
-    if ((!copy && in.opcode != "dma_copy") || tile == kNone) continue;
+    if ((!copy && in.opcode != "dma_copy"sv) || tile == kNone) continue;
     // A dma_copy fills an ndarray's on-chip tile (never an HBM tensor, whose bytes are the
     // output): the ndarray and it are its writers.
     const int own_writers = in.result == kNone ? 2 : 1;
@@ -654,7 +683,7 @@ KernelPlan plan_kernel(const Kernel& k) {
       continue;
     const Operand* src = nullptr;
     for (const Operand& o : in.operands)
-      if (o.role == "src") src = &o;
+      if (o.role == "src"sv) src = &o;
     if (!src || src->is_scalar || src->ap.indirect || k.tensor(src->ap.tensor).dtype != r.dtype)
       continue;
     // The Scalar engine copies through fp32: bit for bit only for float32.
