@@ -119,9 +119,19 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
   v.loc = &loc;
   const std::vector<int64_t>& shape = v.tensor->shape;
   const size_t nd = shape.size();
-  std::vector<int64_t> tstride(nd, 1);
+  // The tensor's strides and, below, the domain axis of each tile axis: on the stack up to
+  // kMaxRank axes (two heap blocks a call were 40% of resolving a tile's view).
+  int64_t tstride_small[kMaxRank];
+  std::vector<int64_t> tstride_big;
+  const size_t ns = rd ? std::max(nd, rd->stride.size()) : nd;
+  int64_t* tstride = tstride_small;
+  if (ns > static_cast<size_t>(kMaxRank)) {
+    tstride_big.resize(ns);
+    tstride = tstride_big.data();
+  }
+  std::fill(tstride, tstride + ns, int64_t{1});
   if (rd) {
-    tstride = rd->stride;
+    std::copy(rd->stride.begin(), rd->stride.end(), tstride);
     v.origin = rd->origin;
   } else {
     for (size_t d = nd; d-- > 1;) tstride[d - 1] = tstride[d] * shape[d];
@@ -129,7 +139,14 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
 
   // Which domain axis each tile axis of the pattern runs along (-1: fixed at 0).
   const int r = static_cast<int>(ap.tile_shape.size());
-  std::vector<int> axis_of(r, -1);
+  int axis_small[kMaxRank];
+  std::vector<int> axis_big;
+  int* axis_of = axis_small;
+  if (r > kMaxRank) {
+    axis_big.resize(static_cast<size_t>(r));
+    axis_of = axis_big.data();
+  }
+  std::fill(axis_of, axis_of + r, -1);
   bool aligned = true;
   for (int j = 0; j < r; ++j) {
     int a = j + v.rank - r;
@@ -144,7 +161,7 @@ View resolve(Storage& storage, const Kernel& k, const AccessPattern& ap, const D
       aligned = false;
   }
   if (!aligned) { // same non-unit extents in the same order (a reshape by unit axes)
-    std::fill(axis_of.begin(), axis_of.end(), -1);
+    std::fill(axis_of, axis_of + r, -1);
     int a = 0;
     for (int j = 0; j < r; ++j) {
       if (ap.tile_shape[j] == 1) continue;
