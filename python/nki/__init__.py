@@ -12,6 +12,10 @@ from ._simulate import simulate_callable as simulate  # noqa: F401
 
 __version__ = "0.6.0"
 
+#: The type of NKI dtypes (``nl.float32``, ``nl.bfloat16``, ...), as kernels annotate dtype
+#: parameters (``dtype: nki.dtype = nl.bfloat16``, nki-library).
+dtype = language.DType
+
 _REMOVED = {
     "baremetal": "call the kernel with NumPy arrays, or nki.simulate(kernel)(*arrays)",
     "benchmark": "profile with Neuron Explorer",

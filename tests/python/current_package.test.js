@@ -97,6 +97,23 @@ print(nl.is_hbm(nl.shared_hbm), nl.is_on_chip(nl.psum), nl.hbm == nl.private_hbm
     expect(r.out).toBe("128 512 128 512\nTrue True\nnt.tensor[[128, 512], float32]\nTrue True True\n");
   });
 
+  test("nki.dtype annotates dtype parameters (nki-library's idiom), evaluated when the def runs", () => {
+    const r = run(`
+@nki.jit
+def k(a, dtype: nki.dtype = nl.bfloat16):
+    t = nl.ndarray(a.shape, dtype=dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=t, src=a)
+    out = nl.ndarray(a.shape, dtype=dtype, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=out, src=t)
+    return out
+
+a = np.arange(6, dtype=np.float32).reshape(2, 3) + 0.1
+print(nki.simulate(k)(a, nl.float32).tolist() == a.tolist(), isinstance(nl.float32, nki.dtype))
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("True True\n");
+  });
+
   test("refused: collectives, removed Beta 1 APIs and parameters, with NKI's messages; the next run works", () => {
     const cases = [
       ["nki.baremetal", "RuntimeError: nki.baremetal is not part of NKI any more; call the kernel with NumPy arrays"],
