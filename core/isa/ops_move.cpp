@@ -77,17 +77,27 @@ void dma_transpose(NeuronCodegen& cg, const OpCall& c) {
   ValueId dst = tile(cg, c, "dst", Mem::Sbuf), src = tile(cg, c, "src", kHbmOrSbuf);
   const auto& ss = lang::shape_of(cg, src);
   std::vector<int64_t> axes = c.attr_ints("axes");
+  // The default permutations (NKI 0.6.0's docstring): [1, 0], [2, 1, 0], and [3, 1, 2, 0] for
+  // four axes — the middle two stay in place.
+  if (axes.empty() && ss.size() == 4) axes = {3, 1, 2, 0};
   if (axes.empty())
     for (size_t i = ss.size(); i-- > 0;) axes.push_back(static_cast<int64_t>(i));
   std::vector<int64_t> want(axes.size());
+  std::vector<bool> seen(ss.size(), false);
   for (size_t i = 0; i < axes.size(); ++i) {
-    if (axes[i] < 0 || axes[i] >= static_cast<int64_t>(ss.size()))
+    if (axes.size() != ss.size() || axes[i] < 0 || axes[i] >= static_cast<int64_t>(ss.size()) ||
+        seen[static_cast<size_t>(axes[i])])
       sema::err_isa_rule(c.api, "axes must permute the source's dimensions");
+    seen[static_cast<size_t>(axes[i])] = true;
     want[i] = ss[static_cast<size_t>(axes[i])];
   }
-  if (axes.size() != ss.size() || want != lang::shape_of(cg, dst))
-    sema::err_isa_element_count(c.api, sema::describe("dst", lang::shape_of(cg, dst)),
-                                sema::describe("src transposed", want));
+  if (want != lang::shape_of(cg, dst)) {
+    std::string perm;
+    for (int64_t a : axes) perm += (perm.empty() ? "" : ", ") + std::to_string(a);
+    sema::err_isa_rule(c.api,
+                       sema::describe("dst", lang::shape_of(cg, dst)) + " must have the shape of " +
+                           sema::describe("src transposed", want) + " (axes (" + perm + "))");
+  }
   Instruction in = lang::make_inst("dma_transpose", Engine::Dma);
   lang::add_operand(cg, in, "dst", dst);
   lang::add_operand(cg, in, "src", src);

@@ -218,6 +218,36 @@ print(np.array_equal(nki.simulate(k)(x), 2 * x.T))
     expect(r.traces[0].text).toContain("vector.nc_transpose %v, %t");
   });
 
+  test("dma_transpose: NKI 0.6.0's permutations by rank, [3, 1, 2, 0] for four axes; axes=; the dst's shape", () => {
+    const kernel = (shape, dst, axes = "") => `
+@nki.jit
+def k(a):
+    t = nl.ndarray(${dst}, dtype=a.dtype, buffer=nl.sbuf)
+    nisa.dma_transpose(dst=t, src=a${axes})
+    out = nl.ndarray(${dst}, dtype=a.dtype, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=out, src=t)
+    return out
+
+x = np.arange(${shape.reduce((a, b) => a * b)}, dtype=np.float32).reshape(${shape.join(", ")})
+`;
+    const r = run(`${kernel([2, 3, 4, 5], "(5, 3, 4, 2)")}
+print(np.array_equal(nki.simulate(k)(x), x.transpose(3, 1, 2, 0)))
+${kernel([2, 3, 4], "(4, 3, 2)")}
+print(np.array_equal(nki.simulate(k)(x), x.transpose(2, 1, 0)))
+${kernel([6, 5], "(5, 6)", ", axes=(1, 0)")}
+print(np.array_equal(nki.simulate(k)(x), x.T))
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("True\nTrue\nTrue\n");
+    expect(r.traces[0].text).toContain("{axes = [3,1,2,0]}");
+    const bad = `${kernel([2, 3, 4, 5], "(5, 4, 3, 2)")}
+nki.simulate(k)(x)
+`;
+    expect(failure(run(bad))).toBe(
+      `ValueError: dma_transpose: dst[5, 4, 3, 2] must have the shape of src transposed[5, 3, 4, 2] (axes (3, 1, 2, 0)) @ ${locate(HEAD + bad, "nisa.dma_transpose(")}`,
+    );
+  });
+
   test("accumulate=True onto never-written PSUM warns, as NKI 0.6.0's simulator does", () => {
     const src = `
 @nki.jit
