@@ -122,7 +122,15 @@ class Rewrites:
         self._entries = {}
 
     def get(self, func, rt):
-        """``func`` rewritten, calling ``rt`` (``func`` itself when it has no source)."""
+        """``func`` rewritten, calling ``rt`` (``func`` itself when it has no source). A rewritten
+        function is its own rewrite for the same ``rt``: a def that calls itself names the
+        rewritten one (the factory's def binds the name), whose code has ``__nki_rt`` among its
+        free variables and cannot go through the factory again."""
+        original = getattr(func, "__nki_original__", None)
+        if original is not None:
+            if func.__nki_rt__ is rt:
+                return func
+            func = original
         code = func.__code__
         key = (code, code.co_filename, code.co_firstlineno)
         entry = self._entries.get(key)
@@ -146,4 +154,6 @@ def _instantiate(entry, func, rt):
     new = namespace["__nki_factory"](rt, *cells)
     new.__defaults__ = func.__defaults__
     new.__kwdefaults__ = func.__kwdefaults__
+    new.__nki_original__ = func
+    new.__nki_rt__ = rt
     return new

@@ -194,6 +194,29 @@ def bump(t, by=1.0):
     ]);
   });
 
+  test("a helper that calls itself gets a FunctionScope at every depth that emits", () => {
+    const text = ir(
+      `    t = nl.load(${TILE.replace("i * 128 + ", "")})
+    t = scaled(t, 3)
+    return None`,
+      {
+        prelude: `def scaled(t, n):
+    if n == 0:
+        return t
+    return scaled(nl.multiply(t, 2.0), n - 1)
+
+`,
+      },
+    );
+    expect(regions(text)).toEqual([
+      "  KernelScope @k {",
+      "    FunctionScope @scaled {",
+      "      FunctionScope @scaled {",
+      "        FunctionScope @scaled {",
+    ]);
+    expect(text.match(/multiply/g)).toHaveLength(3);
+  });
+
   test("a trace-mode kernel called inside a kernel is a FunctionScope with control flow of its own", () => {
     const text = ir(
       `    for i in nl.affine_range(2):
