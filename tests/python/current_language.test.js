@@ -82,6 +82,44 @@ print(nki.simulate(k)(np.full((4, 8), 3, np.float32))[0, :3])
     expect(r.ir).toContain("dma.dma_copy %out, %t");
   });
 
+  test("a helper that calls itself is traced at every depth; NKIObject dataclasses take unannotated fields", () => {
+    const r = run(`from dataclasses import dataclass
+
+@dataclass
+class Part(nl.NKIObject):
+    start = None  # class attributes without annotations (nki-library's SectionParams)
+    size = 1
+
+def tiles(start, sizes):
+    if not sizes:
+        return []
+    rest = tiles(start + sizes[0], sizes[1:])
+    return [Part(start=start, size=sizes[0])] + rest
+
+def copy_parts(dst, src, parts):
+    if parts:
+        p = parts[0]
+        nisa.dma_copy(dst=dst[:, p.start:p.start + p.size], src=src[:, p.start:p.start + p.size])
+        copy_parts(dst, src, parts[1:])
+
+@nki.jit
+def k(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    t = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.sbuf)
+    copy_parts(t, a, tiles(0, (3, 1, 4)))
+    nisa.dma_copy(dst=out, src=t)
+    return out
+
+x = np.arange(16, dtype=np.float32).reshape(2, 8)
+print(np.array_equal(nki.simulate(k)(x), x), Part().start, Part(start=2).size)
+`);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("True None 1\n");
+    // (The fourth call, on no parts, emits nothing and leaves no region.)
+    expect(r.ir.filter((l) => l.startsWith("FunctionScope @copy_parts {"))).toHaveLength(3);
+    expect(r.ir.filter((l) => l.startsWith("dma.dma_copy %t"))).toHaveLength(3);
+  });
+
   test("nl.fori_loop traces its body once over a register with a dynamic offset", () => {
     const r = run(`
 @nki.jit

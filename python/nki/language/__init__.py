@@ -31,7 +31,62 @@ for _name in _math.BINARY + _math.UNARY_ALU + _math.ACTIVATIONS:
     globals()[_name] = getattr(_math, _name)
 
 
-class NKIObject:
+class _NKIObjectType(type):
+    """NKI's classes take their class attributes as constructor keywords, annotated or not:
+    ``@dataclass class P(nl.NKIObject): idx = None`` is built as ``P(idx=3)`` (nki-library's
+    attention_cte), where Python's dataclass would generate an ``__init__`` without ``idx``.
+    Keywords naming a class attribute that the class's own ``__init__`` does not take are set on
+    the instance before that ``__init__`` runs (so a ``__post_init__`` sees them); any other
+    keyword reaches ``__init__``, which refuses it as Python does."""
+
+    def __call__(cls, *args, **kwargs):
+        init = cls.__init__
+        if not kwargs or init is NKIObject.__init__:
+            return super().__call__(*args, **kwargs)
+        taken = _init_keywords(init)
+        extra = {k: v for k, v in kwargs.items()
+                 if taken is not None and k not in taken and _is_class_field(cls, k)}
+        if not extra:
+            return super().__call__(*args, **kwargs)
+        obj = cls.__new__(cls)
+        for k, v in extra.items():
+            setattr(obj, k, v)
+        obj.__init__(*args, **{k: v for k, v in kwargs.items() if k not in extra})
+        return obj
+
+
+_INIT_KEYWORDS = {}
+
+
+def _init_keywords(init):
+    """The keyword names ``init`` takes; None when it takes any (``**kwargs``)."""
+    if init not in _INIT_KEYWORDS:
+        import inspect
+        try:
+            params = inspect.signature(init).parameters.values()
+        except (TypeError, ValueError):
+            params = ()
+        names = set()
+        for p in params:
+            if p.kind is p.VAR_KEYWORD:
+                names = None
+                break
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                names.add(p.name)
+        _INIT_KEYWORDS[init] = names
+    return _INIT_KEYWORDS[init]
+
+
+def _is_class_field(cls, name):
+    """Whether ``name`` is a plain class attribute of ``cls`` (not a method or property)."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            v = klass.__dict__[name]
+            return not (callable(v) or isinstance(v, (property, staticmethod, classmethod)))
+    return False
+
+
+class NKIObject(metaclass=_NKIObjectType):
     """Base class for NKI kernel dataclasses and configuration objects."""
 
     def __init__(self, **kwargs):
