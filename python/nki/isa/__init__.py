@@ -11,6 +11,7 @@ from ._enums import (dge_mode, dma_engine, engine, gpsimd_engine, matmul_perf_mo
                      nc_version, oob_mode, reduce_cmd, scalar_engine, tensor_engine,
                      unknown_engine, vector_engine)
 from ._ops import *  # noqa: F401,F403
+from . import constants  # noqa: F401,E402
 
 
 class NkiValidationError(Exception):
