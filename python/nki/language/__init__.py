@@ -4,6 +4,8 @@ loops, program ids, ``device_print``, ``no_reorder``, op tokens and the experime
 Outside a kernel being traced, creating or computing on tensors raises NKI's outside-kernel
 error; dtypes, buffers, ``tile_size`` and the range helpers work anywhere.
 """
+import weakref
+
 from .. import _core, _rules, _trace
 from .._registers import DynamicRange, VirtualRegister, fori_loop, while_loop  # noqa: F401
 from .._tensor import DynamicSlice, NkiTensor  # noqa: F401
@@ -55,7 +57,7 @@ class _NKIObjectType(type):
         return obj
 
 
-_INIT_KEYWORDS = {}
+_INIT_KEYWORDS = weakref.WeakKeyDictionary()  # (a class defined again drops its entry)
 
 
 def _init_keywords(init):
