@@ -97,14 +97,16 @@ print(nl.is_hbm(nl.shared_hbm), nl.is_on_chip(nl.psum), nl.hbm == nl.private_hbm
     expect(r.out).toBe("128 512 128 512\nTrue True\nnt.tensor[[128, 512], float32]\nTrue True True\n");
   });
 
-  test("nki.isa.constants holds nki.isa's enums, as kernels import them", () => {
+  test("nki.isa.constants holds nki.isa's enums, as kernels import them; nc_version is ordered", () => {
     const r = run(`from nki.isa.constants import dge_mode, oob_mode, matmul_perf_mode
 import nki.isa.constants as c
 print(dge_mode is nisa.dge_mode, oob_mode.skip is nisa.oob_mode.skip, matmul_perf_mode is nisa.matmul_perf_mode)
 print(c.engine is nisa.engine, c.reduce_cmd is nisa.reduce_cmd, c.nc_version is nisa.nc_version, c.dma_engine is nisa.dma_engine)
+v = nisa.get_nc_version()
+print(v is nisa.nc_version.gen4, v >= nisa.nc_version.gen3, v >= 3, nisa.nc_version.gen2 < nisa.nc_version.gen3 <= 3)
 `);
     expect(r.err).toBe("");
-    expect(r.out).toBe("True True True\nTrue True True True\n");
+    expect(r.out).toBe("True True True\nTrue True True True\nTrue True True True\n");
   });
 
   test("nki.dtype annotates dtype parameters (nki-library's idiom), evaluated when the def runs", () => {

@@ -1,5 +1,5 @@
 """nki.isa's enums (NKI 0.6.0). Enum parameters take these members, not their values."""
-from enum import Enum
+from enum import Enum, IntEnum
 
 
 class engine(Enum):
@@ -42,8 +42,9 @@ class matmul_perf_mode(Enum):
     double_row = "double_row"
 
 
-class nc_version(Enum):
-    """NeuronCore version."""
+class nc_version(IntEnum):
+    """NeuronCore version; ordered, and comparable with ints, as kernels test it
+    (``nisa.get_nc_version() >= nisa.nc_version.gen3``, ``... >= 3``: nki-library)."""
     gen2 = 2
     gen3 = 3
     gen4 = 4
