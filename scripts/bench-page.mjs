@@ -258,15 +258,14 @@ try {
   const html = readFileSync(join(SITE, "index.html"), "utf8");
   const booted = new Set([...html.matchAll(/assets\/([^"']+)/g)].map((m) => m[1]));
   const beforeRuntime = (b) => b.name === "index.html" || booted.has(b.name) || /^worker-/.test(b.name);
-  console.log("\n| file | raw | gzip |\n|---|---|---|");
-  for (const b of bytes) console.log(`| ${b.name} | ${(b.raw / 1024).toFixed(1)} KB | ${(b.gzip / 1024).toFixed(1)} KB |`);
-  console.log(
-    `| **page before the runtime starts** | ${(total("raw", beforeRuntime) / 1024).toFixed(1)} KB | ${(total("gzip", beforeRuntime) / 1024).toFixed(1)} KB |`,
-  );
   const beforeBulk = (b) => beforeRuntime(b) || /^page-/.test(b.name);
-  console.log(
-    `| page before the runtime's bulk downloads (the editor first) | ${(total("raw", beforeBulk) / 1024).toFixed(1)} KB | ${(total("gzip", beforeBulk) / 1024).toFixed(1)} KB |`,
-  );
+  const kb = (key, pick) => `${(total(key, pick) / 1024).toFixed(1)} KB`;
+  const names = (pick) => bytes.filter(pick).map((b) => b.name.replace(/-[\w-]{8}\./, "-*.")).join(", ");
+  const pageChunk = (b) => beforeBulk(b) && !beforeRuntime(b);
+  console.log("\n| page download | raw | gzip |\n|---|---|---|");
+  console.log(`| before the runtime starts: ${names(beforeRuntime)} | ${kb("raw", beforeRuntime)} | ${kb("gzip", beforeRuntime)} |`);
+  console.log(`| the page chunk (editor, panes): ${names(pageChunk)} | ${kb("raw", pageChunk)} | ${kb("gzip", pageChunk)} |`);
+  console.log(`| **page before the runtime's bulk downloads** (the editor first) | ${kb("raw", beforeBulk)} | ${kb("gzip", beforeBulk)} |`);
   const downloads = runtimeBytes();
   console.log("\n| runtime download (once the runtime starts) | raw | gzip as served |\n|---|---|---|");
   for (const d of downloads) {
