@@ -6,8 +6,9 @@ Two graphs are built from the sources, one edge per import statement:
     `import("x")` with a literal specifier; relative paths and the package's own name
     (`nki-playground/...`, through package.json "exports") are followed to the file, anything
     else is a package (`node:fs`, `pyodide`, ...).
-  - Python (python/): `import a.b` and `from a import b` (relative ones resolved), at module
-    level or inside a function alike: an import run later is still an edge of the graph.
+  - Python (python/): `import a.b` and `from a import b` (relative ones resolved), and
+    `importlib.import_module("a.b")` / `__import__("a.b")` with a literal name, at module level
+    or inside a function alike: an import run later is still an edge of the graph.
 
 Each graph is checked against its table (which part may import which) and for circles: every
 strongly connected component is reported once, with the edges that close it (file:line).
@@ -129,7 +130,8 @@ def report_circles(kind, comps, findings, describe=lambda e: ""):
 
 _JS_NOISE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _JS_IMPORT = re.compile(
-    r"""(?:^|[;\n}])\s*(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?["']([^"'\n]+)["']"""
+    r"""(?:^|[;\n}])\s*(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?"""
+    r"""["']([^"'\n]+)["']"""
     r"""|\bimport\s*\(\s*["']([^"'\n]+)["']\s*\)""")
 
 
@@ -194,8 +196,8 @@ def check_js(sources, exports, findings):
         mine = rule.get(src, set())
         for spec, where in specs:
             if spec not in mine:
-                findings.append(f"{where}: {_folder(src)}/ imports the package '{spec}'; it is pure "
-                                "(no Node, no packages; docs/architecture.md)")
+                findings.append(f"{where}: {_folder(src)}/ imports the package '{spec}'; it is "
+                                "pure (no Node, no packages; docs/architecture.md)")
     # The browser runtime's closure: no Node module.
     seen, todo = set(), [NO_NODE_FROM] if NO_NODE_FROM in files else []
     while todo:
@@ -246,10 +248,21 @@ def py_imports(path, text):
                 else:
                     mod = child.module
                 out.append((mod, child.lineno, in_function, tuple(a.name for a in child.names)))
+            elif isinstance(child, ast.Call) and _dynamic_import(child):
+                # An import by name is an import: inside a function (or lambda), a late one.
+                out.append((child.args[0].value, child.lineno, func, ()))
             visit(child, func)
 
     visit(tree, False)
     return out, lines
+
+
+def _dynamic_import(call):
+    """`importlib.import_module("x")`, `import_module("x")` or `__import__("x")`."""
+    f = call.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+    return (name in ("import_module", "__import__") and call.args
+            and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str))
 
 
 def reason_of(lines, lineno):
@@ -329,7 +342,9 @@ def check_python(sources, findings):
                 continue
             targets = _py_target(mod, names, modules)
             for target in targets:
-                edges.append((src, target, where + (" (function-level)" if in_function else "")))
+                if target != src:  # a module naming itself imports nothing
+                    late = " (function-level)" if in_function else ""
+                    edges.append((src, target, where + late))
                 why = _py_rule(path, pkg, target)
                 if why:
                     findings.append(f"{where}: {src} imports {target}: {why}")

@@ -86,14 +86,18 @@ describe("scripts/check_layers.py", () => {
       "a front end must not import another's internals (neuronxcc imports nki)");
   });
 
-  it("fails on nki_playground importing a front end, and on a function-level import whose only comment is a tool marker", () => {
+  it("fails on nki_playground importing a front end (by name too), and on a function-level import whose only comment is a tool marker", () => {
     const dir = copyTree();
-    plant(dir, "python/nki_playground/planted.py", "def f():\n    from nki import _kernel  # noqa: F401\n    return _kernel\n");
+    plant(dir, "python/nki_playground/planted.py", "import importlib\n\n\ndef f():\n    from nki import _kernel  # noqa: F401\n" +
+      "    return _kernel, importlib.import_module(\"neuronxcc.nki\")\n");
     const { lines } = check(dir);
-    expect(lines).toContain("python/nki_playground/planted.py:2: nki_playground.planted imports nki._kernel: " +
+    expect(lines).toContain("python/nki_playground/planted.py:5: nki_playground.planted imports nki._kernel: " +
       "nki_playground must not import a front end (a front end registers with the runner)");
-    expect(lines).toContain("python/nki_playground/planted.py:2: function-level import of nki without a one-line " +
+    expect(lines).toContain("python/nki_playground/planted.py:5: function-level import of nki without a one-line " +
       "reason (a comment on its line or the line above, not a tool marker)");
+    // An import by name is an import.
+    expect(lines).toContain("python/nki_playground/planted.py:6: nki_playground.planted imports neuronxcc.nki: " +
+      "nki_playground must not import a front end (a front end registers with the runner)");
   });
 
   it("fails on the stand-in importing beyond the standard library and nki_playground.door", () => {
