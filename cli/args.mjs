@@ -44,6 +44,10 @@ site    Writes the static files a docs site serves for live <nki-playground> exa
 
 Options: -h, --help   show this help
 
+Environment: run, trace, check and compare give the scripts the host's environment
+(os.environ), e.g. NEURON_PLATFORM_TARGET_OVERRIDE=trn2 or NKI_PRECISE_FP=1, but
+PATH, LD_LIBRARY_PATH and PYTHON*, which keep Pyodide's values (docs/cli.md).
+
 Exit status:
   0  success
   1  the script failed (run: the script's own status), or an example failed to

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 
 import { EXIT } from "./args.mjs";
 import { compareRuns, jsonReplacer, typeText } from "../runtime/compare.mjs";
-import { detectLanguage } from "../runtime/language.mjs";
+import { detectLanguage } from "../render/language.js";
 
 /**
  * @param {{old: string, new: string, rtol?: number, atol?: number, json: boolean}} plan

@@ -46,10 +46,14 @@ async function siteCommand({ out }) {
   return EXIT.OK;
 }
 
-/** Boots the Node runtime; imported late so `--help` and usage errors answer instantly. */
+/**
+ * Boots the Node runtime; imported late so `--help` and usage errors answer instantly. Every
+ * command that runs Python boots here: the script sees the host's environment as `python`
+ * would (but the names Pyodide keeps, runtime/node.mjs RESERVED_ENV).
+ */
 async function bootRuntime(sinks) {
   const { createNodeRuntime } = await import("../runtime/node.mjs");
-  return createNodeRuntime(sinks);
+  return createNodeRuntime({ ...sinks, env: process.env });
 }
 
 /** A file the user named must exist and be a file; anything else is a usage error. */

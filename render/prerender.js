@@ -2,7 +2,7 @@
 // clicks Run (and all it shows with scripts off). Written at docs-build time by
 // `nki-playground trace --format html`; pure (no DOM, no Node APIs) so the element can also
 // call it in the page. Every kernel-derived string goes through escapeHtml or escapeText.
-import { languageTags } from "../runtime/language.mjs";
+import { languageTags } from "./language.js";
 import { countLabel } from "./count.js";
 import { tokenizeIrLine } from "./tokens.js";
 

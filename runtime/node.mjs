@@ -49,6 +49,9 @@ export const DEFAULT_SNAPSHOT_PATH =
  * @param {string|null} [opts.snapshotPath]  The memory snapshot to boot from (default: the
  *   build's; null: boot Pyodide and import the package). One made from other sources than
  *   `pythonRoot`'s is not used; `runtime.snapshot` says whether it was and why not.
+ * @param {Record<string, string|undefined>} [opts.env]  Environment variables Python's
+ *   `os.environ` gets (`process.env`: what `python` would see; the CLI passes it), over
+ *   Pyodide's own; names in RESERVED_ENV keep Pyodide's value. Default: none added.
  */
 export async function createNodeRuntime({
   stdout = (text) => process.stdout.write(text),
@@ -57,6 +60,7 @@ export async function createNodeRuntime({
   pythonRoot = PYTHON_PACKAGE_DIR,
   pythonCachePath = DEFAULT_PYTHON_CACHE_PATH,
   snapshotPath = DEFAULT_SNAPSHOT_PATH,
+  env = null,
 } = {}) {
   if (!existsSync(corePath)) {
     throw Object.assign(new Error(`${corePath} not found; build it first (npm run build)`), {
@@ -79,6 +83,7 @@ export async function createNodeRuntime({
     stdout,
     stderr,
   });
+  if (env) setEnvironment(runtime.pyodide, env);
 
   // Pyodide's own top-level folders: the host's are not visible there.
   const RESERVED = ["/lib", "/nki", "/dev", "/proc", "/sys"];
@@ -128,6 +133,28 @@ export async function createNodeRuntime({
   };
 
   return runtime;
+}
+
+/**
+ * Environment names a host value does not replace inside Pyodide: `PATH` and `LD_LIBRARY_PATH`
+ * (Pyodide's "/" and the folders it loads its shared libraries from: host executables and
+ * libraries cannot run there) and every `PYTHON*` name (read by the interpreter once, at its
+ * start-up, before a host value could apply: a host `PYTHONPATH` would claim a sys.path that
+ * is not the one in use, `PYTHONINSPECT` is Pyodide's own). docs/js-api.md, docs/cli.md.
+ */
+export const RESERVED_ENV = Object.freeze({ names: ["LD_LIBRARY_PATH", "PATH"], prefixes: ["PYTHON"] });
+
+/** Whether `name` keeps Pyodide's value (RESERVED_ENV). */
+export function isReservedEnv(name) {
+  return RESERVED_ENV.names.includes(name) || RESERVED_ENV.prefixes.some((p) => name.startsWith(p));
+}
+
+/** Sets every variable of `env` but the reserved ones in Python's os.environ. */
+function setEnvironment(pyodide, env) {
+  const given = Object.entries(env).filter(([name, value]) =>
+    typeof value === "string" && /^[^=\0]+$/.test(name) && !value.includes("\0") && !isReservedEnv(name));
+  if (!given.length) return;
+  pyodide.runPython(`import json as _json, os as _os\n_os.environ.update(_json.loads(${JSON.stringify(JSON.stringify(Object.fromEntries(given)))}))\ndel _json, _os`);
 }
 
 /**

@@ -288,6 +288,9 @@ export interface CreateNodeRuntimeOptions {
   pythonCachePath?: string | null;
   /** The memory snapshot. Default: the build's nki-snapshot.bin; null: boot Python. */
   snapshotPath?: string | null;
+  /** Variables added to Python's os.environ (e.g. process.env), but PATH, LD_LIBRARY_PATH and
+   * PYTHON* (node.mjs RESERVED_ENV). Default: none. */
+  env?: Record<string, string | undefined>;
 }
 
 export function createNodeRuntime(options?: CreateNodeRuntimeOptions): Promise<Runtime>;

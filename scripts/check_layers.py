@@ -5,18 +5,26 @@
      the accessors nki_ctx(), nki_ctx_or_none(), get_cur_scope().
   2. The core module (`nki_core`) is imported only by python/nki_playground/door.py.
   3. The runtime (runtime/) and the CLI (cli/, bin/) do not name `web/`.
-  4. A function-level import of a project module inside the Python front ends and
-     nki_playground carries a one-line reason (a comment on its line or the line above): it
-     is a cost paid per call, or a cycle hidden. The NumPy stand-in is exempt.
+  4. The import table of docs/architecture.md (scripts/layers_imports.py): which folder of JS
+     and which Python package may import which, no import circle (a function-level import is
+     an edge like any other), a one-line reason on each function-level import of a project
+     module, at most 15 such imports inside the NumPy stand-in.
   5. wasm/PROTOCOL.md lists exactly the functions bound in wasm/bind/*.cpp (its Calls table)
      and the ops of the dispatcher in core/lang/requests.cpp (its Op requests table).
 
 Prints one `file:line: message` per finding; exits 1 when there is any.
+`--root DIR` checks another copy of the tree (tests/scripts/check-layers.test.js plants
+violations in one); a copy that is not a git checkout is read whole.
 """
 import ast
+import json
+import os
 import pathlib
 import re
+import subprocess
 import sys
+
+import layers_imports
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CELL_FILES = {
@@ -26,8 +34,7 @@ CELL_FILES = {
     "python/neuronxcc/nki/compiler/backends/neuron/nki_ctx.py",
 }
 DOOR = "python/nki_playground/door.py"
-REASON_EXEMPT = ("python/numpy_standin/",)
-PROJECT_PACKAGES = {"neuronxcc", "nki", "nki_playground", "numpy_standin", "nki_core"}
+SKIP_DIRS = {".git", "node_modules", "build"}
 
 findings = []
 
@@ -37,27 +44,35 @@ def rel(p):
 
 
 def tracked(*patterns):
-    import subprocess
-    out = subprocess.run(["git", "ls-files", "--", *patterns], cwd=ROOT, capture_output=True,
-                         text=True, check=True).stdout
-    return [ROOT / line for line in out.splitlines() if (ROOT / line).exists()]
+    """The files matching git pathspecs (`dir/*.ext`: any depth): git's list in a checkout,
+    else every file of the copy."""
+    if (ROOT / ".git").exists():
+        out = subprocess.run(["git", "ls-files", "--", *patterns], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout
+        return [ROOT / line for line in out.splitlines() if (ROOT / line).exists()]
+    found = []
+    for top, dirs, files in os.walk(ROOT):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        for f in sorted(files):
+            path = pathlib.Path(top, f)
+            name = rel(path)
+            if any(_matches(name, pat) for pat in patterns):
+                found.append(path)
+    return found
+
+
+def _matches(name, pattern):
+    folder, _, ext = pattern.rpartition("/*")
+    return name.endswith(ext) and (not folder or name.startswith(folder + "/"))
 
 
 def check_python(path):
     name = rel(path)
     text = path.read_text(encoding="utf-8")
     tree = ast.parse(text, filename=name)
-    lines = text.splitlines()
 
-    def has_reason(lineno):
-        here = lines[lineno - 1]
-        above = lines[lineno - 2].strip() if lineno >= 2 else ""
-        return "#" in here or above.startswith("#")
-
-    def visit(node, in_function):
+    def visit(node):
         for child in ast.iter_child_nodes(node):
-            func = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                     ast.Lambda))
             if isinstance(child, (ast.Name, ast.Attribute)):
                 ident = child.id if isinstance(child, ast.Name) else child.attr
                 if ident == "global_ctx" and name not in CELL_FILES:
@@ -72,15 +87,9 @@ def check_python(path):
                     if name != DOOR:
                         findings.append(f"{name}:{child.lineno}: imports the core; only "
                                         f"{DOOR} may (use nki_playground.door)")
-                project = (isinstance(child, ast.ImportFrom) and child.level > 0) or any(
-                    m.split(".")[0] in PROJECT_PACKAGES for m in modules)
-                if in_function and project and not name.startswith(REASON_EXEMPT) \
-                        and not has_reason(child.lineno):
-                    findings.append(f"{name}:{child.lineno}: function-level import without a "
-                                    "one-line reason (a comment on the line or above)")
-            visit(child, func)
+            visit(child)
 
-    visit(tree, False)
+    visit(tree)
 
 
 _CPP_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"', re.S)
@@ -134,13 +143,41 @@ def check_protocol():
             findings.append(f"wasm/PROTOCOL.md: {title} lists `{n}`, which {where} does not have")
 
 
-def main():
+def package_exports():
+    """{"nki-playground/prerender": "render/prerender.js", ...}: the package's own names."""
+    pkg = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
+    out = {}
+    for key, value in pkg.get("exports", {}).items():
+        if isinstance(value, dict):
+            value = value.get("default")
+        if isinstance(value, str):
+            out[pkg["name"] + key[1:]] = value.removeprefix("./")
+    return out
+
+
+def check_imports():
+    js = {rel(p): p.read_text(encoding="utf-8")
+          for p in tracked(*(f"{d}*.js" for d in layers_imports.JS_ROOTS),
+                           *(f"{d}*.mjs" for d in layers_imports.JS_ROOTS))}
+    layers_imports.check_js(js, package_exports(), findings)
+    py = {rel(p): p.read_text(encoding="utf-8") for p in tracked("python/*.py")}
+    layers_imports.check_python(py, findings)
+
+
+def main(argv):
+    global ROOT
+    if argv[:1] == ["--root"] and len(argv) == 2:
+        ROOT = pathlib.Path(argv[1]).resolve()
+    elif argv:
+        print("usage: check_layers.py [--root DIR]", file=sys.stderr)
+        return 2
     for p in tracked("python/*.py"):
         check_python(p)
     for p in tracked("core/*.cpp", "core/*.h", "wasm/bind/*.cpp", "wasm/bind/*.h"):
         check_cpp(p)
     for p in tracked("runtime/*.mjs", "runtime/*.js", "runtime/*.ts", "cli/*.mjs", "bin/*.mjs"):
         check_js_no_web(p)
+    check_imports()
     check_protocol()
     for f in findings:
         print(f)
@@ -149,4 +186,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

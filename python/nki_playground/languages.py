@@ -1,5 +1,5 @@
 """The two NKI languages a file can be written in, told apart by what it imports — per file, as
-the page, the CLI and the JS API detect them (runtime/language.mjs is the JS copy):
+the page, the CLI and the JS API detect them (render/language.js is the JS copy):
 
   * ``nki`` — the current language, ``import nki`` (NKI 0.6.0, Neuron SDK 2.32);
   * ``beta1`` — NKI Beta 1, ``import neuronxcc.nki`` / ``from neuronxcc import nki``.

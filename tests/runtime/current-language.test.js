@@ -1,5 +1,5 @@
 // The current NKI language (`import nki`, NKI 0.6.0) everywhere the product runs headlessly: the
-// language of a file is told by its imports alike in JS (runtime/language.mjs) and Python
+// language of a file is told by its imports alike in JS (render/language.js) and Python
 // (nki_playground.languages); the JS API (trace, simulate) and the CLI (run, trace, check) take
 // either language per file — real Pyodide, the real wasm core, the CLI as a child process.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { detectLanguage, detectLanguages } from "../../runtime/language.mjs";
+import { detectLanguage, detectLanguages } from "../../render/language.js";
 import { createRuntime, NkiScriptError } from "../../runtime/node.mjs";
 import { ROOT, cli } from "./cli-harness.js";
 

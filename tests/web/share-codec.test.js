@@ -3,7 +3,7 @@
 import { describe, expect, test } from "vitest";
 
 import { decodeState, encodeState, fromBase64Url, languageNotice, toBase64Url, VERSIONS } from "../../web/src/share/codec.js";
-import { languageTags, mergeLanguageTags } from "../../runtime/language.mjs";
+import { languageTags, mergeLanguageTags } from "../../render/language.js";
 
 // Written by the v1 encoder; never regenerate: old links in the wild look exactly like this.
 const FROZEN = {

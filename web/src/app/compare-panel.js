@@ -4,7 +4,7 @@
 // compared by runtime/compare.mjs (the CLI's `compare` uses the same) and drawn by
 // ../sim/compare-view.js. The IR and Regions tabs keep the editor's own last run.
 import { compareRuns, DEFAULT_TOLERANCE } from "../../../runtime/compare.mjs";
-import { detectLanguage } from "../../../runtime/language.mjs";
+import { detectLanguage } from "../../../render/language.js";
 import { examples, findExample } from "../editor/examples.js";
 import { createCompareView } from "../sim/compare-view.js";
 import { fileName } from "./state.js";

@@ -2,7 +2,7 @@
 // pane's title (the file name the code runs under, the code's language, and Rename for the
 // user's files). It only shows the state and
 // reports what the user picked or typed; page.js changes the state (files.js rules).
-import { LANGUAGES, detectLanguage } from "../../../runtime/language.mjs";
+import { LANGUAGES, detectLanguage } from "../../../render/language.js";
 import { examples } from "../editor/examples.js";
 import { checkName } from "./files.js";
 import { fileName } from "./state.js";

@@ -1,7 +1,7 @@
 // The examples menu, built at build time from kernels/*.py: each file's name, the first line of
 // its module docstring (the menu entry's title) and the NKI language it is written in (what it
-// imports: runtime/language.mjs).
-import { detectLanguage } from "../../../runtime/language.mjs";
+// imports: render/language.js).
+import { detectLanguage } from "../../../render/language.js";
 
 const files = import.meta.glob("../../../kernels/*.py", { query: "?raw", import: "default", eager: true });
 

@@ -10,7 +10,6 @@ import { simulatorDiagnostics, checkDiagnostics, isNotice } from "../editor/diag
 import { createEditor } from "../editor/editor.js";
 import editorCss from "./editor.css?inline";
 import liveCss from "./live.css?inline";
-import { adoptStyle, errorsPageHref } from "./nki-playground.js";
 import { createIrView, createLinkIndex, createLinking, createRegionView, createSimView } from "./panes.js";
 import { runShared, stopShared, watchRuntimeStatus } from "./runtime.js";
 import { createTabs } from "./tabs.js";
@@ -28,12 +27,17 @@ const STAGES = {
  * @param {HTMLElement} el
  * @param {{source: string, filename: string, panes: string[], readOnly: boolean,
  *          setStatus: (state: string, text: string, code?: string | null) => void, onSourceChange: () => void,
- *          runButton: HTMLButtonElement}} opts
+ *          runButton: HTMLButtonElement,
+ *          adoptStyle: (root: Document | ShadowRoot, key: string, css: string) => void,
+ *          errorsPageHref: (code: string) => string}} opts
+ *   adoptStyle and errorsPageHref are the element's own (nki-playground.js passes them): live.js
+ *   imports nothing from the entry, so the two modules form no circle, and it imports no shared
+ *   module of its own, which would split the entry into a facade and a second chunk.
  */
 export async function mountLive(el, opts) {
   const doc = el.ownerDocument;
+  const { filename, setStatus, runButton, adoptStyle, errorsPageHref } = opts;
   adoptStyle(doc, "__nkpLiveStyle", liveCss);
-  const { filename, setStatus, runButton } = opts;
 
   const live = doc.createElement("div");
   live.className = "nkp-live";

@@ -13,13 +13,8 @@
 import elementCss from "./element.css?inline";
 import { adoptStyle } from "../adopt-style.js";
 import { playgroundHref } from "./playground-link.js";
-import { LANGUAGES, languageTags } from "../../../runtime/language.mjs";
+import { LANGUAGES, languageTags } from "../../../render/language.js";
 import { languageNotice } from "../share/codec.js";
-
-// live.js takes these from here: with the entry's signature kept strict (vite.element.config.js),
-// importing anything that is not an export of this module would split the entry into a facade
-// and a second chunk, one more request before Run.
-export { adoptStyle };
 import { followTheme } from "./theme.js";
 
 /** The site root: this module lives in <root>/element/, the full page is <root>/index.html. */
@@ -255,6 +250,11 @@ export class NkiPlaygroundElement extends HTMLElement {
           setStatus: (state, text, code) => this.#setStatus(state, text, code),
           onSourceChange: () => this.#sourceChanged(),
           runButton,
+          // live.js takes these from here, not by import: the two modules form no circle, and
+          // with the entry's signature kept strict (vite.element.config.js) a module both import
+          // would split the entry into a facade and a second chunk, one more request before Run.
+          adoptStyle,
+          errorsPageHref,
         });
         this.classList.add("nkp-is-live");
         return this.#live;

@@ -4,7 +4,7 @@
 // here; encode() writes only the newest. A new version is a new row in DECODERS that returns
 // the same state shape (state.js sanitizes it), never an edit of an old row.
 
-import { LANGUAGES, languageTags, mergeLanguageTags } from "../../../runtime/language.mjs";
+import { LANGUAGES, languageTags, mergeLanguageTags } from "../../../render/language.js";
 
 const CURRENT = "v1";
 

@@ -1,6 +1,7 @@
 // The two NKI languages a file can be written in, told apart per file by what it imports (the
-// Python copy is python/nki_playground/languages.py; tests/runtime/language.test.js pins them
-// alike):
+// Python copy is python/nki_playground/languages.py; tests/runtime/current-language.test.js pins
+// them alike). Pure, like the rest of render/: the page, the element, the pre-render and the CLI
+// read it.
 //   - "nki":   the current language, `import nki` (NKI 0.6.0, Neuron SDK 2.32);
 //   - "beta1": NKI Beta 1, `import neuronxcc.nki` / `from neuronxcc import nki`.
 // A file may import both; one kernel may not mix them (NKI's error, raised by the front ends).
