@@ -4,7 +4,10 @@ Every ``import`` / ``from ... import`` of a project module is an edge, at module
 a function alike (a function-level import hides a circle, it does not remove it). Prints, as
 JSON: the strongly connected components of more than one module (the circles), the
 function-level imports of stand-in modules (file, line, whether a comment on the line or the
-line above gives its reason), and each stand-in module's imports of project modules.
+line above gives its reason), each stand-in module's imports of project modules, the other
+modules the stand-in imports that are not the standard library's (``outside``), and where
+methods are set on the array and scalar types from outside their class bodies
+(``attachments``: assignments to ``ndarray.x`` / ``generic.x`` and ``setattr`` on them).
 
     python3 tests/python/numpy_layers.py [--text]
 """
@@ -56,10 +59,26 @@ def targets(node, here, is_package, known):
     return out
 
 
+TYPES = {"ndarray", "generic"}
+
+
+def _sets_method(node):
+    """Whether ``node`` sets an attribute of one of TYPES (``ndarray.x = ...``, ``setattr``)."""
+    if isinstance(node, ast.Assign):
+        return any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                   and t.value.id in TYPES for t in node.targets)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "setattr" and node.args:
+        return isinstance(node.args[0], ast.Name) and node.args[0].id in TYPES
+    return False
+
+
 def measure():
     known = modules()
     edges = {name: set() for name in known}
     function_level = []
+    outside = set()
+    attachments = []
     for name, path in known.items():
         text = path.read_text(encoding="utf-8")
         lines = text.splitlines()
@@ -70,6 +89,13 @@ def measure():
             for child in ast.iter_child_nodes(node):
                 inner = in_function or isinstance(
                     child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                if name.startswith("numpy_standin") and _sets_method(child):
+                    attachments.append(f"{path.relative_to(ROOT).as_posix()}:{child.lineno}")
+                if name.startswith("numpy_standin") and isinstance(child, ast.Import):
+                    outside.update(a.name.split(".")[0] for a in child.names)
+                if name.startswith("numpy_standin") and isinstance(child, ast.ImportFrom) \
+                        and not child.level:
+                    outside.add(child.module.split(".")[0])
                 if isinstance(child, (ast.Import, ast.ImportFrom)):
                     hit = [t for t in targets(child, name, is_package, known) if t in known]
                     edges[name].update(hit)
@@ -83,7 +109,9 @@ def measure():
                 visit(child, inner)
 
         visit(tree, False)
-    return known, edges, function_level
+    stdlib = getattr(sys, "stdlib_module_names", ())
+    outside = sorted(m for m in outside if m not in stdlib and m != "numpy_standin")
+    return known, edges, function_level, outside, attachments
 
 
 def circles(edges):
@@ -131,10 +159,12 @@ def circles(edges):
 
 
 def main():
-    known, edges, function_level = measure()
+    known, edges, function_level, outside, attachments = measure()
     report = {
         "circles": circles(edges),
         "function_level": function_level,
+        "outside": outside,
+        "attachments": attachments,
         "imports": {name: sorted(edges[name]) for name in sorted(known)
                     if name.startswith("numpy_standin")},
     }
@@ -148,6 +178,10 @@ def main():
         for f in function_level:
             print(f"  {f['file']}:{f['line']} {' '.join(f['imports'])}"
                   f"{'' if f['reason'] else '  (no reason)'}")
+        print("outside the standard library:", " ".join(outside))
+        print("methods set from outside their class:", len(attachments))
+        for a in attachments:
+            print("  ", a)
     else:
         print(json.dumps(report, indent=1))
 
