@@ -2,8 +2,8 @@
 from ``_storage``. Slicing, ``.T``, ``transpose`` and contiguous ``reshape`` make views that
 share the storage, as NumPy's do.
 
-The bottom of the array layers, as in NumPy: this module imports only the dtypes and the
-storages. It holds what an array is (layout, attributes, casts, copies, views, reshapes) and
+The bottom of the array layers, as in NumPy: this module imports only the dtypes, the
+storages and the errors. It holds what an array is (layout, attributes, casts, copies, views, reshapes) and
 the arrays over core storage (``on_core``, ``core_array``). The methods that need the layers
 above it — indexing, arithmetic, reductions, printing, ... — are attached by ``_methods``.
 """

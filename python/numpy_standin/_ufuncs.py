@@ -1,10 +1,10 @@
-"""``np.add`` & co.: ufunc objects with NumPy's names, arity, identities, type resolution and
-``.reduce``.
+"""``np.add`` & co.: ufunc objects with NumPy's names, arity, identities and loop resolvers,
+and their ``__call__`` / ``.reduce`` / ``.accumulate`` / ``.outer``.
 
 Type resolution follows NumPy ≥ 2: Python scalars are "weak" (NEP 50: ``float32 + 1.0`` is
 float32, ``int8_array + 300`` raises OverflowError), then each ufunc picks its loop the way
-NumPy's loop tables do (``exp`` of int8 computes in float16, ``divide`` of ints in float64,
-``floor`` of ints is the identity as of NumPy 2.1, bool ``subtract`` is a TypeError).
+NumPy's loop tables do (the resolvers: ``_loops``). Calling one is ``_apply``'s; reducing and
+accumulating are ``_folds``'; both sit below this module and get the ufunc as an argument.
 """
 from . import _kernels as K
 from ._apply import call, is_operand  # noqa: F401 - is_operand: the operators' test
