@@ -28,34 +28,14 @@ dtypes.
 import math
 import sys
 
-from . import (_arrange, _arrayprint, _creation, _dtypes, _einsum, _functions, _io, _lanes, _limits, _linalg,
-               _matmul, _random, _reductions, _scalars, _shapes, _stats, _testing, _typing,
-               _ufuncs, _wrappers)
+from . import (_arrange, _arrayprint, _creation, _dtypes, _einsum, _functions, _generator, _io,
+               _lanes, _limits, _linalg, _matmul, _random, _random_state, _reductions,
+               _scalars, _shapes, _stats, _testing, _typing, _ufuncs, _wrappers)
+from . import _methods  # noqa: F401 - attaches the array and scalar methods
 from ._ndarray import ndarray
 from ._unsupported import PartialModule, STUB_SUBMODULES, stub_submodule
 
 __version__ = "0.0+nki-playground-fallback"
-
-
-def _install_methods():
-    """Array methods that are thin calls of module functions (kept out of ``_ndarray``)."""
-    def method(fn, first=None):
-        def m(self, *args, **kwargs):
-            return fn(self, *args, **kwargs)
-        m.__name__ = first or fn.__name__
-        return m
-    for name in ("argmax", "argmin", "argsort", "cumsum", "cumprod", "var", "std", "clip",
-                 "take", "nonzero", "swapaxes"):
-        fn = getattr(_lanes, name, None) or getattr(_shapes, name)
-        setattr(ndarray, name, method(fn))
-    ndarray.repeat = method(_functions.repeat)
-
-    def sort(self, axis=-1, kind=None, order=None, stable=None):
-        self[...] = _lanes.sort(self, axis)  # in place, as ndarray.sort is
-    ndarray.sort = sort
-
-
-_install_methods()
 
 _SCALAR_TYPES = ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                  "uint64", "float16", "float32", "float64", "generic", "number", "integer",
@@ -97,12 +77,15 @@ def namespace():
     return ns
 
 
-def _partial_submodule(full_name, impl):
-    """``full_name`` as a package holding the ``NAMES`` that module ``impl`` implements."""
+def _partial_submodule(full_name, impl, *more):
+    """``full_name`` as a package holding the ``NAMES`` that module ``impl`` (and ``more``)
+    implement; ``impl``'s docstring is the package's."""
     part = PartialModule(full_name, impl.__doc__)
-    for fn in impl.NAMES:
-        setattr(part, fn, getattr(impl, fn))
-    part._supported = ", ".join(impl.NAMES)
+    names = [name for module in (impl,) + more for name in module.NAMES]
+    for module in (impl,) + more:
+        for fn in module.NAMES:
+            setattr(part, fn, getattr(module, fn))
+    part._supported = ", ".join(names)
     part.__path__ = []
     return part
 
@@ -126,9 +109,9 @@ def build(name="numpy"):
     exceptions.AxisError = _reductions.AxisError
     exceptions._supported = "AxisError"
     mod.exceptions = modules[exceptions.__name__] = exceptions
-    for sub, impl in (("random", _random), ("testing", _testing), ("linalg", _linalg),
-                      ("typing", _typing)):
-        part = _partial_submodule(f"{name}.{sub}", impl)
+    for sub, impls in (("random", (_random, _random_state, _generator)), ("testing", (_testing,)),
+                       ("linalg", (_linalg,)), ("typing", (_typing,))):
+        part = _partial_submodule(f"{name}.{sub}", *impls)
         setattr(mod, sub, part)
         modules[part.__name__] = part
     for sub in STUB_SUBMODULES:

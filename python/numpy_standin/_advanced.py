@@ -12,35 +12,25 @@ scatter of storage offsets (a Python loop over the picked elements: the core has
 import itertools
 
 from . import _dtypes as D
+from ._creation import asarray, zeros
 from ._errors import out_of_bounds
+from ._indexing import _ADVANCED, _as_int, is_advanced, resolve, set_basic
+from ._io import to_bytes
+from ._ndarray import broadcast_shapes, from_values, make_view, ndarray
+from ._scalars import wrap
 
 #: Picked blocks at least this big are copied as views (one core assignment per block).
 _BLOCK = 64
 
 
-def is_advanced(key):
-    """Whether index ``key`` holds an integer array, a list or a boolean mask."""
-    from ._ndarray import ndarray
-    items = key if isinstance(key, tuple) else (key,)
-    for k in items:
-        if isinstance(k, list) or (isinstance(k, ndarray) and k.ndim > 0):
-            return True
-        if isinstance(k, ndarray) and k.dtype._kind == "b":
-            return True
-    return False
-
-
 def nonzero_flat(arr):
     """Row-major positions of the true elements of ``arr`` (a list of ints)."""
     raw = arr.astype(D.BOOL)
-    from ._io import to_bytes
     return list(itertools.compress(range(arr.size), to_bytes(raw)))
 
 
 def nonzero(a):
     """``np.nonzero``: one int64 array of coordinates per axis of ``a``."""
-    from ._creation import asarray
-    from ._ndarray import from_values
     arr = asarray(a)
     if arr.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d("
@@ -57,9 +47,6 @@ def nonzero(a):
 def _normalize(arr, key):
     """(items, adjacent): the key with lists as arrays, masks as their nonzero arrays, integers
     among index arrays as 0-d arrays, and the ellipsis expanded."""
-    from ._creation import asarray
-    from ._indexing import _ADVANCED, _as_int
-    from ._ndarray import ndarray
     items = list(key) if isinstance(key, tuple) else [key]
     out = []
     for k in items:
@@ -119,11 +106,9 @@ def _plan(arr, key):
     """Where ``arr[key]`` reads: ``(store, offsets, bshape, rest_shape, rest_strides, perm)``
     — one storage offset per broadcast position, the remaining block's shape and strides, and
     the axis order taking the (B + rest) result to NumPy's."""
-    from ._ndarray import broadcast_shapes
-    from . import _indexing
     items, adjacent = _normalize(arr, key)
     basic = tuple(slice(None) if kind == "adv" else k for kind, k in items)
-    _, offset, shape, strides = _indexing.resolve(arr, basic)
+    _, offset, shape, strides = resolve(arr, basic)
     adv_axes, ax = [], 0
     for kind, k in items:
         if kind == "adv":
@@ -165,9 +150,26 @@ def _rest_offsets(rshape, rstrides):
     return idx
 
 
+def index_get(arr, key):
+    """``arr[key]``: a scalar (every axis picked by an integer), a view (a basic index) or a
+    new array (an advanced one)."""
+    if is_advanced(key):
+        return getitem(arr, key)
+    is_element, offset, shape, strides = resolve(arr, key)
+    if is_element:
+        return wrap(arr.dtype, arr._store.read(offset))
+    return make_view(arr._store, offset, shape, strides)
+
+
+def index_set(arr, key, value):
+    """``arr[key] = value`` (basic or advanced ``key``)."""
+    if is_advanced(key):
+        setitem(arr, key, value)
+    else:
+        set_basic(arr, key, value)
+
+
 def getitem(arr, key):
-    from ._creation import zeros
-    from ._ndarray import from_values, make_view
     store, offsets, bshape, rshape, rstrides, perm = _plan(arr, key)
     rsize = 1
     for n in rshape:
@@ -185,15 +187,12 @@ def getitem(arr, key):
 
 
 def setitem(arr, key, value):
-    from ._creation import asarray
-    from ._ndarray import make_view
     store, offsets, bshape, rshape, rstrides, perm = _plan(arr, key)
     if isinstance(value, int) and not isinstance(value, bool) and arr.dtype._kind in "iu":
         if not D.fits(arr.dtype, value):
             raise out_of_bounds(value, arr.dtype)
     val = asarray(value)
     final = tuple((bshape + rshape)[i] for i in perm)
-    from ._ndarray import broadcast_shapes
     if broadcast_shapes(val.shape, final) != final:
         raise ValueError(f"shape mismatch: value array of shape {val.shape} could not be "
                          f"broadcast to indexing result of shape {final}")

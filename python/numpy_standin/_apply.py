@@ -1,7 +1,11 @@
 """Calling a ufunc: operands → NEP 50 promotion → loop dtype → broadcast → kernel → output."""
+from . import _core_storage as C
 from . import _dtypes as D
+from ._creation import asarray
 from ._errors import out_of_bounds
-from ._ufuncs import COMPARISONS, UFuncTypeError, _float, _to_bool
+from ._loops import COMPARISONS, UFuncTypeError, _float, _no_loop, _to_bool
+from ._ndarray import broadcast_shapes, core_array, from_values, ndarray, on_core
+from ._scalars import generic, wrap
 
 
 class _Operand:
@@ -15,10 +19,13 @@ class _Operand:
         self.shape = array.shape if array is not None else ()
 
 
+def is_operand(x):
+    """Whether ``x`` is something a ufunc accepts: a Python or NumPy number, an array, or a
+    (nested) list or tuple of those."""
+    return isinstance(x, (bool, int, float, generic, ndarray, list, tuple))
+
+
 def _operand(x, name):
-    from ._creation import asarray
-    from ._ndarray import ndarray
-    from ._scalars import generic
     if isinstance(x, ndarray):
         return _Operand(array=x, dtype=x.dtype)
     if isinstance(x, generic):
@@ -80,7 +87,6 @@ def ml_loop(uf, ops):
         for t in (D.FLOAT32, D.FLOAT64):
             if all(_safe_operand(o, t) for o in ops):
                 return _float(name, t) if uf._resolve is _float else uf._resolve(name, t)
-    from ._ufuncs import _no_loop
     raise _no_loop(name, [op.dtype or D.dtype({"i": int, "f": float, "b": bool}[op.weak])
                           for op in ops])
 
@@ -116,8 +122,6 @@ def finalize(od, value):
 
 
 def call(uf, args, out, dtype, casting):
-    from ._ndarray import broadcast_shapes, from_values, ndarray
-    from ._scalars import wrap
     name = uf.__name__
     ops = [_operand(a, name) for a in args]
     if any(op.dtype is not None and op.dtype._fmt is not None for op in ops):
@@ -148,15 +152,15 @@ def call(uf, args, out, dtype, casting):
     size = 1
     for n in shape:
         size *= n
-    on_core = _core_call(uf, ops, lp, od, shape, size)
-    if on_core is not None:
+    in_core = _core_call(uf, ops, lp, od, shape, size)
+    if in_core is not None:
         if out is not None:
             if broadcast_shapes(shape, out.shape) != out.shape:
                 raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
                                  f"doesn't match the broadcast shape {shape}")
-            out._assign(on_core)
+            out._assign(in_core)
             return out
-        return on_core if shape else wrap(od, on_core._values()[0])
+        return in_core if shape else wrap(od, in_core._values()[0])
     exact = name in COMPARISONS
     cols = [_column(op, shape, size, lp, exact) for op in ops]
     kernel = uf._kernel
@@ -178,7 +182,6 @@ def call(uf, args, out, dtype, casting):
 def _core_call(uf, ops, lp, od, shape, size):
     """The ufunc computed by the core (large or core-backed operands), or None when the Python
     loops below should compute it (small arrays; a ufunc or dtype the core does not have)."""
-    from . import _core_storage as C
     arrays = [op.array for op in ops if op.array is not None]
     if not C.available() or not (size >= C.THRESHOLD or any(
             isinstance(a._store, C.CoreStorage) for a in arrays)):
@@ -194,7 +197,7 @@ def _core_call(uf, ops, lp, od, shape, size):
                 return None  # an exact Python int the loop type cannot hold: Python compares
             inputs.append({"s": float(v) if lp._kind == "f" else int(v)})
             continue
-        a = C.on_core(op.array if op.array.dtype is lp else op.array.astype(lp))
+        a = on_core(op.array if op.array.dtype is lp else op.array.astype(lp))
         keep.append(a)
         inputs.append(C.view_json(a))
     reply = C.request({"op": "ufunc", "name": uf.__name__, "lp": lp.name, "od": od.name,
@@ -202,4 +205,4 @@ def _core_call(uf, ops, lp, od, shape, size):
     del keep
     if reply.get("unsupported"):
         return None
-    return C.wrap(od, reply["id"], shape)
+    return core_array(od, reply["id"], shape)

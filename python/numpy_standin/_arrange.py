@@ -1,6 +1,7 @@
 """Rearranging and building arrays from others: ``flip``, ``broadcast_to``,
 ``ascontiguousarray``, ``pad``, ``tril``/``triu``, ``outer``, ``kron``, ``split``/
-``array_split``, ``indices``, ``fromfunction``, ``put_along_axis``, ``round``/``around``.
+``array_split``, ``indices``, ``fromfunction``, ``put_along_axis``, ``round``/``around``,
+``diff``, ``clip``.
 
 Views where NumPy gives views (``flip``, ``broadcast_to``, ``split``); everything else is
 whole-array ufuncs, joins and assignments, so core-backed arrays stay in the core.
@@ -9,8 +10,11 @@ import operator
 
 from . import _dtypes as D
 from ._creation import arange, asarray, full, zeros
+from ._functions import where
+from ._lanes import take
 from ._ndarray import make_view, ndarray
-from ._shapes import _norm, concatenate
+from ._scalars import generic
+from ._shapes import _norm, concatenate, stack
 from ._ufuncs import UFUNCS as U
 
 
@@ -154,7 +158,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
             if n == 0:
                 raise ValueError(f"can't extend empty axis {ax} using modes other than "
                                  f"'constant' or 'empty'")
-            from ._lanes import take
             out = take(out, asarray(_pad_index(n, before, after, mode), dtype=D.INT64), ax)
     return out.copy() if out is a else out
 
@@ -172,7 +175,6 @@ def _tri(m, k, lower):
         if m.ndim == 0:
             raise TypeError("tri() missing 1 required positional argument: 'N'")
         m = broadcast_to(m, (m.shape[0], m.shape[0]))
-    from ._functions import where
     return where(_tri_mask(m.shape, int(k), lower), m, zeros(1, dtype=m.dtype))
 
 
@@ -262,7 +264,6 @@ def indices(dimensions, dtype=int, sparse=False):
         grids.append(g if sparse else broadcast_to(g, dims))
     if sparse:
         return tuple(grids)
-    from ._shapes import stack
     if not dims:
         return zeros((0,), dtype=dt)
     return stack(grids)
@@ -307,7 +308,6 @@ def _scale(a, decimals):
 
 def around(a, decimals=0, out=None):
     """Rounds half to even at ``decimals`` decimal places (NumPy's multiply, rint, divide)."""
-    from ._scalars import generic
     x = asarray(a)
     decimals = operator.index(decimals)
     if x.dtype._kind in "biu":
@@ -321,7 +321,6 @@ def around(a, decimals=0, out=None):
             # ties: NumPy rounds the integer quotient half to even
             tie = U["equal"](U["remainder"](U["add"](x, half), f), 0)
             odd = U["equal"](U["remainder"](q, 2), 1)
-            from ._functions import where
             r = where(U["logical_and"](tie, odd), U["subtract"](r, f), r).astype(x.dtype)
     elif decimals == 0:
         r = U["rint"](x)
@@ -341,6 +340,59 @@ def around(a, decimals=0, out=None):
     return r
 
 
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """``n``-th discrete difference along ``axis`` (bool arrays: ``!=``, as NumPy does)."""
+    a = asarray(a)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n!r}")
+    if n == 0:
+        return a
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = _norm(axis, a.ndim)
+    extra = []
+    for side in (prepend, append):
+        if side is None:
+            extra.append(None)
+            continue
+        s = asarray(side)
+        if s.ndim == 0:
+            shape = list(a.shape)
+            shape[ax] = 1
+            s = make_view(s._store, s._offset, tuple(shape), (0,) * a.ndim)
+        extra.append(s)
+    if extra[0] is not None or extra[1] is not None:
+        parts = [x for x in (extra[0], a, extra[1]) if x is not None]
+        a = concatenate(parts, ax)
+    op = U["not_equal"] if a.dtype._kind == "b" else U["subtract"]
+    for _ in range(n):
+        hi = (slice(None),) * ax + (slice(1, None),)
+        lo = (slice(None),) * ax + (slice(None, -1),)
+        a = op(a[hi], a[lo])
+    return a
+
+
+def clip(a, a_min=None, a_max=None, out=None, **kw):
+    """Values limited to ``[a_min, a_max]`` (either may be None): ``minimum(maximum(a, lo),
+    hi)``, so dtypes follow those ufuncs."""
+    if "min" in kw or "max" in kw:
+        a_min, a_max = kw.pop("min", a_min), kw.pop("max", a_max)
+    if kw:
+        raise TypeError(f"clip(): argument(s) {', '.join(sorted(kw))} not supported by "
+                        f"nki-playground's numpy stand-in")
+    if a_min is None and a_max is None:
+        raise ValueError("One of max or min must be given")
+    r = a if isinstance(a, ndarray) else asarray(a)
+    if a_min is not None:
+        r = U["maximum"](r, a_min)
+    if a_max is not None:
+        r = U["minimum"](r, a_max)
+    if out is not None:
+        out._assign(asarray(r))
+        return out
+    return r
+
+
 NAMES = ("flip", "fliplr", "flipud", "broadcast_to", "ascontiguousarray", "pad", "tril",
          "triu", "tri", "outer", "kron", "array_split", "split", "indices", "fromfunction",
-         "put_along_axis", "around")
+         "put_along_axis", "around", "diff", "clip")

@@ -14,7 +14,9 @@ Only the shown elements are read, so a summarised core-backed array costs a few 
 import contextlib
 import math
 
-from ._format import shortest_digits
+from ._creation import asarray
+from ._format import ml_str, shortest_digits
+from ._shapes import concatenate
 
 _DEFAULTS = {"edgeitems": 3, "threshold": 1000, "floatmode": "maxprec", "precision": 8,
              "suppress": False, "linewidth": 75, "nanstr": "nan", "infstr": "inf",
@@ -180,7 +182,6 @@ class FloatFormat:
 
 def _format_function(dt, values, opts, zero_d):
     if dt._fmt is not None:  # ml_dtypes' types: not np.floating, so each element's own repr
-        from ._format import ml_str
         return ml_str
     if dt._kind == "f":
         return FloatFormat(dt, values, opts)
@@ -198,7 +199,6 @@ def _format_function(dt, values, opts, zero_d):
 def _shown(arr, edge):
     """(the shown sub-array, per axis whether it was cut) — ``edge`` items at each end of every
     axis longer than ``2 * edge``, as NumPy's ``_leading_trailing``."""
-    from ._shapes import concatenate
     cut = [n > 2 * edge for n in arr.shape]
     part = arr
     for ax, c in enumerate(cut):
@@ -270,7 +270,6 @@ def array2string(a, max_line_width=None, precision=None, suppress_small=None, se
                  prefix="", suffix="", *, threshold=None, edgeitems=None, sign=None,
                  floatmode=None, **kwargs):
     """The text of array ``a`` (what ``str`` shows for ``separator=' '``)."""
-    from ._creation import asarray
     arr = asarray(a)
     opts = dict(OPTIONS)
     for k, v in (("linewidth", max_line_width), ("precision", precision),

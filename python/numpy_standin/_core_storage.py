@@ -1,6 +1,8 @@
 """Core-backed storage: large arrays keep their bytes in the C++ core (``core/host/*.cpp``)
 and the heavy operations run there — one request per operation, bulk data through typed-array
 views over wasm memory (fetched right before use: memory growth detaches earlier views).
+This module is the storage (below the array type); arrays over it — a core copy, a view of a
+core result, an assignment in the core — are ``_ndarray``'s (``on_core``, ``core_array``).
 
 ``ListStorage`` stays the reference for small arrays: every operation here must give what the
 pure-Python path gives (the goldens in ``tests/sim/host_goldens`` check it against NumPy).
@@ -128,12 +130,6 @@ class CoreStorage:
             struct.pack_into(f"<{code}", buf, i * s, v)
         door.host_view(self.id).assign(buf)
 
-    def raw_bytes(self, arr):
-        """The bytes of view ``arr`` row-major (a copy made in the core when it is strided)."""
-        if arr._is_contiguous() and arr._offset == 0 and arr.size == self.n:
-            return self.bytes()
-        return copy(arr, arr.dtype)._store.bytes()
-
 
 def eligible(dt):
     return available() and dt.name in _CORE_TYPES
@@ -145,35 +141,3 @@ def view_json(arr):
     core array when it is collected)."""
     return {"id": arr._store.id, "off": arr._offset, "shape": list(arr._shape),
             "strides": list(arr._strides)}
-
-
-def on_core(arr):
-    """``arr`` itself when core-backed, else a core copy of its values."""
-    if isinstance(arr._store, CoreStorage):
-        return arr
-    from ._ndarray import make_view, _contiguous_strides
-    store = CoreStorage.from_values(arr.dtype, arr._values())
-    return make_view(store, 0, arr.shape, _contiguous_strides(arr.shape))
-
-
-def wrap(dt, array_id, shape):
-    """A new contiguous ndarray over core array ``array_id``."""
-    from ._ndarray import make_view, _contiguous_strides
-    n = 1
-    for s in shape:
-        n *= s
-    return make_view(CoreStorage(dt, array_id, n), 0, shape, _contiguous_strides(shape))
-
-
-def copy(arr, dt):
-    """A contiguous core copy of ``arr`` converted to ``dt`` (NumPy's cast)."""
-    src = on_core(arr)
-    return wrap(dt, request({"op": "copy", "src": view_json(src), "dtype": dt.name})["id"],
-                arr.shape)
-
-
-def assign(dst, src):
-    """Writes ``src`` (broadcast, cast) into core-backed ``dst``'s elements."""
-    src = on_core(src)  # a core copy made here must outlive the request
-    dst._store.changed()
-    request({"op": "assign", "dst": view_json(dst), "src": view_json(src)})

@@ -8,9 +8,10 @@ their dtype, and a mix promotes.
 import math
 from array import array as _carray
 
+from . import _core_storage as C
 from . import _dtypes as D
 from ._errors import out_of_bounds, user_error
-from ._ndarray import from_values, ndarray, normalize_shape
+from ._ndarray import _contiguous_strides, from_values, make_view, ndarray, normalize_shape
 from ._scalars import generic
 
 _UNSUPPORTED_ELEMENT = ("nki-playground's trace-time numpy fallback holds only bool, integer "
@@ -119,9 +120,7 @@ def full(shape, fill_value, dtype=None, order="C"):
     """An array of ``shape`` filled with ``fill_value`` (dtype inferred from it when None)."""
     shape = normalize_shape(shape)
     fill = array(fill_value, dtype=dtype)
-    from . import _core_storage as C
     if _prod(shape) >= C.THRESHOLD and fill.ndim == 0 and C.eligible(fill.dtype):
-        from ._ndarray import _contiguous_strides, make_view
         store = C.CoreStorage.new(fill.dtype, _prod(shape), fill.item())
         return make_view(store, 0, shape, _contiguous_strides(shape))
     out = from_values([D.cast_value(fill.dtype, 0)] * _prod(shape), shape, fill.dtype)

@@ -13,6 +13,7 @@ Internally ml_dtypes' types are floats (``_kind`` 'f'); ``dtype.kind`` says what
 """
 import math
 import struct
+import types
 
 from nki_playground import dtype_values as _floats
 
@@ -27,6 +28,7 @@ class dtype:
     """
 
     __slots__ = ("name", "itemsize", "_kind", "char", "type", "_bits", "_fmt", "_pkind", "num")
+    __class_getitem__ = classmethod(types.GenericAlias)  # numpy.typing's dtype[...]
 
     def __new__(cls, obj, align=False, copy=False):
         return _lookup(obj)

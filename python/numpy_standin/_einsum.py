@@ -6,6 +6,9 @@ the core for large operands; one 2-D matmul per batch position).
 """
 from ._creation import asarray
 from ._errors import user_error
+from ._matmul import matmul
+from ._scalars import wrap
+from ._shapes import stack
 
 
 def _unsupported(what):
@@ -47,8 +50,6 @@ def _sum_out(arr, labels, keep):
 def _pair(a, la, b, lb, keep):
     """``a`` (labels ``la``) times ``b`` (labels ``lb``), summed over the shared labels not
     in ``keep``; returns (array, labels) with batch, a-only, b-only labels in that order."""
-    from ._matmul import matmul
-    from ._shapes import stack
     batch = [c for c in la if c in lb and c in keep]
     contract = [c for c in la if c in lb and c not in keep]
     left = [c for c in la if c not in lb]
@@ -105,6 +106,5 @@ def einsum(subscripts, *operands, out=None, dtype=None, optimize=False, **kw):
         out._assign(asarray(result))
         return out
     if hasattr(result, "_store") and result.ndim == 0:  # a full contraction: a NumPy scalar
-        from ._scalars import wrap
         return wrap(result.dtype, result._values()[0])
     return result

@@ -17,3 +17,15 @@ def user_error(exc):
 def out_of_bounds(value, dt):
     """NumPy ≥ 2's error for a Python int that does not fit integer dtype ``dt``."""
     return user_error(OverflowError(f"Python integer {value} out of bounds for {dt.name}"))
+
+
+class AxisError(ValueError, IndexError):
+    """``numpy.exceptions.AxisError``: an axis out of range for the array."""
+
+
+def check_axis(axis, ndim):
+    """``axis`` (an int, possibly negative) as an axis of an array of ``ndim`` dimensions."""
+    a = int(axis)
+    if not -ndim <= a < ndim:
+        raise AxisError(f"axis {a} is out of bounds for array of dimension {ndim}")
+    return a + ndim if a < 0 else a

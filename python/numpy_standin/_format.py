@@ -4,11 +4,12 @@ precision); arrays print through ``_arrayprint``.
 import decimal
 import math
 
+from ._dtypes import round_float
+
 
 def shortest_digits(dt, x):
     """(digits, exp10) of the shortest decimal that rounds back to ``x`` in dtype ``dt``:
     ``x == ±d.ddd × 10**exp10`` with ``digits == 'dddd'`` (no trailing zeros)."""
-    from ._dtypes import round_float
     if x == 0:
         return "0", 0
     ax = abs(x)
@@ -78,14 +79,3 @@ def scalar_str(dt, raw):
         return float_str(dt, raw)
     return str(raw)
 
-
-# ---- arrays: _arrayprint ---------------------------------------------------------------------
-
-def array_repr(arr):
-    from ._arrayprint import array_repr
-    return array_repr(arr)
-
-
-def array_str(arr):
-    from ._arrayprint import array_str
-    return array_str(arr)

@@ -10,7 +10,11 @@ import math
 import operator
 
 from . import _dtypes as D
-from ._ziggurat import FI, KI, WI, NOR_R
+from ._creation import arange, asarray
+from ._ndarray import broadcast_shapes, from_values
+from ._scalars import wrap
+from ._shapes import _norm, swapaxes
+from ._ziggurat import FI, KI, NOR_R, WI
 
 _M32 = 0xFFFFFFFF
 _M64 = (1 << 64) - 1
@@ -82,7 +86,6 @@ class SeedSequence:
             const = (const * 0x58F38DED) & _M32
             v = (v * const) & _M32
             out.append(v ^ (v >> 16))
-        from ._ndarray import from_values
         if wide:
             out = [out[i] | (out[i + 1] << 32) for i in range(0, len(out), 2)]
             return from_values(out, (len(out),), D.UINT64)
@@ -139,7 +142,6 @@ def _shape(size):
 
 
 def _fill(shape, dt, draw):
-    from ._ndarray import from_values
     n = 1
     for s in shape:
         n *= s
@@ -152,7 +154,6 @@ def _scalar_or(shape, dt, draw):
     if shape is None:
         if dt._kind == "f":
             return float(D.cast_value(dt, draw()))
-        from ._scalars import wrap
         return wrap(dt, D.cast_value(dt, draw()))
     return _fill(shape, dt, draw)
 
@@ -258,8 +259,6 @@ class Generator:
         return _scalar_or(_shape(size), D.FLOAT64, lambda: _normal(self._bg))
 
     def _two_params(self, a, b, size, draw):
-        from ._creation import asarray
-        from ._ndarray import broadcast_shapes
         pa, pb = asarray(a, dtype=D.FLOAT64), asarray(b, dtype=D.FLOAT64)
         shape = _shape(size)
         if pa.ndim == 0 and pb.ndim == 0:
@@ -304,7 +303,6 @@ class Generator:
 
     def permutation(self, x, axis=0):
         """A shuffled copy of ``x`` (of ``arange(x)`` for an int), along ``axis``."""
-        from ._creation import arange, asarray
         if isinstance(x, int) or (hasattr(x, "__index__") and not hasattr(x, "shape")):
             arr = arange(operator.index(x))
             self.shuffle(arr)
@@ -314,7 +312,6 @@ class Generator:
             arr = arr.copy()
             self.shuffle(arr)
             return arr
-        from ._shapes import _norm
         ax = _norm(axis, arr.ndim)
         idx = arange(arr.shape[ax])
         self.shuffle(idx)
@@ -333,13 +330,10 @@ class Generator:
                 raise NotImplementedError("Axis argument is only supported on ndarray objects")
             x[:] = [x[i] for i in order]
             return
-        from ._shapes import swapaxes
         view = swapaxes(x, 0, axis) if axis else x
         view[...] = view[order].copy()
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
-        from ._creation import asarray
-        from ._ndarray import from_values
         pool = None
         if isinstance(a, int) or (hasattr(a, "__index__") and not hasattr(a, "shape")):
             n = operator.index(a)
@@ -371,7 +365,6 @@ class Generator:
         picked = from_values(idx, shape or (), D.INT64) if shape is not None else None
         if pool is None:
             if shape is None:
-                from ._scalars import wrap
                 return wrap(D.INT64, idx[0])
             return picked
         if shape is None:

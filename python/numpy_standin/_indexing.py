@@ -1,16 +1,20 @@
 """Basic indexing: ints, slices, ``None`` (newaxis) and ``...`` make a strided view.
 
-Advanced indexing (integer arrays, lists, boolean masks) is ``_advanced``'s.
+Advanced indexing (integer arrays, lists, boolean masks) is ``_advanced``'s, which also holds
+``arr[key]`` and ``arr[key] = value`` themselves (``index_get`` / ``index_set``: basic or
+advanced).
 """
 from . import _dtypes
+from ._creation import asarray
 from ._errors import out_of_bounds
+from ._ndarray import make_view, ndarray
+from ._scalars import bool_, generic
 
 _ADVANCED = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
              "integer or boolean arrays are valid indices")
 
 
 def _as_int(item):
-    from ._scalars import bool_, generic
     if isinstance(item, (bool, bool_)):
         raise IndexError(_ADVANCED)
     if isinstance(item, int):
@@ -72,18 +76,20 @@ def resolve(arr, key):
 
 
 def is_advanced(key):
-    from ._advanced import is_advanced as advanced
-    return advanced(key)
+    """Whether index ``key`` holds an integer array, a list or a boolean mask."""
+    items = key if isinstance(key, tuple) else (key,)
+    for k in items:
+        if isinstance(k, list) or (isinstance(k, ndarray) and k.ndim > 0):
+            return True
+        if isinstance(k, ndarray) and k.dtype._kind == "b":
+            return True
+    return False
 
 
-def setitem(arr, key, value):
-    """``arr[key] = value``: the value is broadcast to the selection and cast to arr's dtype
-    (float → int truncates, a Python int out of range raises OverflowError, as in NumPy ≥ 2)."""
-    from ._creation import asarray
-    from ._ndarray import make_view
-    if is_advanced(key):
-        from . import _advanced
-        return _advanced.setitem(arr, key, value)
+def set_basic(arr, key, value):
+    """``arr[key] = value`` for a basic ``key``: the value is broadcast to the selection and
+    cast to arr's dtype (float → int truncates, a Python int out of range raises OverflowError,
+    as in NumPy ≥ 2)."""
     _, offset, shape, strides = resolve(arr, key)
     view = make_view(arr._store, offset, shape, strides)
     if isinstance(value, int) and not isinstance(value, bool) and arr.dtype._kind in "iu":

@@ -3,7 +3,11 @@ bytes the simulator exchanges with kernels, and ``.npy`` files (``np.load`` / ``
 """
 import struct
 
+from . import _core_storage as C
 from . import _dtypes as D
+from ._creation import asarray
+from ._ndarray import core_copy, make_view
+from ._storage import storage_from_bytes
 
 
 def _code(dt):
@@ -14,10 +18,10 @@ def _code(dt):
 def to_bytes(arr):
     """The array's elements, row-major, as little-endian bytes of its dtype (ml_dtypes' types:
     their codes)."""
-    if hasattr(arr, "_store") and hasattr(arr._store, "raw_bytes"):
-        data = arr._store.raw_bytes(arr)
-        if data is not None:
-            return data
+    store = getattr(arr, "_store", None)
+    if isinstance(store, C.CoreStorage):  # strided: copied in the core first
+        whole = arr._is_contiguous() and arr._offset == 0 and arr.size == store.n
+        return (store if whole else core_copy(arr, arr.dtype)._store).bytes()
     values = arr._values()
     if arr.dtype._fmt is not None:
         return arr.dtype._fmt.encode_values(values)
@@ -39,9 +43,7 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0):
     n = len(raw) // dt.itemsize if count < 0 else count
     if n * dt.itemsize > len(raw) or (count < 0 and len(raw) % dt.itemsize):
         raise ValueError("buffer size must be a multiple of element size")
-    from ._storage import storage_from_bytes
     store = storage_from_bytes(dt, raw[:n * dt.itemsize], n)
-    from ._ndarray import make_view
     return make_view(store, 0, (n,), (1,))
 
 
@@ -65,7 +67,6 @@ def _descr(dt):
 def save(file, arr, allow_pickle=True, fix_imports=True):
     """``np.save``: writes ``arr`` as a .npy file (format 1.0); adds ``.npy`` to a path
     without it."""
-    from ._creation import asarray
     arr = asarray(arr)
     header = (f"{{'descr': '{_descr(arr.dtype)}', 'fortran_order': False, "
               f"'shape': {tuple(arr.shape)!r}, }}")

@@ -14,30 +14,14 @@ NumPy's formula in whole-array ufuncs.
 from . import _dtypes as D
 from ._advanced import nonzero, nonzero_flat
 from ._creation import arange, asarray, zeros
+from ._errors import AxisError
+from ._folds import _axes, _lanes, _split, into as _into, scan
+from ._io import to_bytes
 from ._ndarray import from_values
-from ._shapes import _norm, moveaxis
+from ._reductions import max as amax, min as amin, sum as asum
+from ._scalars import wrap
+from ._shapes import _norm, moveaxis, stack
 from ._ufuncs import UFUNCS as U
-
-
-def _lanes(a, axis):
-    """(array with ``axis`` last, axis) — ``axis`` None flattens."""
-    a = asarray(a)
-    if axis is None:
-        return a.reshape(-1), 0
-    ax = _norm(axis, a.ndim)
-    return moveaxis(a, ax, -1), ax
-
-
-def _into(out, result):
-    """``result`` written into ``out`` when given (NumPy's ``out=``), else ``result``."""
-    if out is None:
-        return result
-    out._assign(asarray(result))
-    return out
-
-
-def _split(values, n):
-    return [values[i:i + n] for i in range(0, len(values), n)] if n else []
 
 
 def _key(v):
@@ -48,7 +32,6 @@ def sort(a, axis=-1, kind=None, order=None, stable=None):
     """Sorted copy along ``axis`` (flattened when None); NaN sorts last."""
     a = asarray(a)
     if a.ndim == 0 and axis is not None:
-        from ._reductions import AxisError
         raise AxisError(f"axis {axis} is out of bounds for array of dimension 0")
     lanes, ax = _lanes(a, axis)
     n = lanes.shape[-1] if lanes.ndim else 1
@@ -73,8 +56,6 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
 
 
 def _arg(a, axis, keepdims, reducer, name):
-    from ._io import to_bytes
-    from ._scalars import wrap
     a = asarray(a)
     lanes, ax = _lanes(a, axis)
     n = lanes.shape[-1]
@@ -99,65 +80,27 @@ def _arg(a, axis, keepdims, reducer, name):
 
 def argmax(a, axis=None, out=None, keepdims=False):
     """Index of the first maximum along ``axis`` (of the flattened array when None)."""
-    from ._reductions import max as amax
     return _into(out, _arg(a, axis, keepdims, amax, "argmax"))
 
 
 def argmin(a, axis=None, out=None, keepdims=False):
     """Index of the first minimum along ``axis`` (of the flattened array when None)."""
-    from ._reductions import min as amin
     return _into(out, _arg(a, axis, keepdims, amin, "argmin"))
-
-
-def _scan(a, axis, dtype, ufunc_name):
-    a = asarray(a)
-    if dtype is not None:
-        dt = D.dtype(dtype)
-    elif a.dtype._kind in "bi" and a.dtype.itemsize < 8:
-        dt = D.INT64
-    elif a.dtype._kind == "u" and a.dtype.itemsize < 8:
-        dt = D.UINT64
-    else:
-        dt = a.dtype
-    lanes, ax = _lanes(a, axis)
-    if lanes.ndim == 0:
-        lanes = lanes.reshape(1)
-    lanes = lanes.astype(dt)
-    n = lanes.shape[-1]
-    count = lanes.size // n if n else 0
-    uf = U[ufunc_name]
-    if count >= n:  # many lanes: one whole-slice ufunc per step
-        out = lanes.copy()
-        for k in range(1, n):
-            uf(out[..., k - 1], out[..., k], out=out[..., k])
-    else:
-        from ._apply import finalize
-        vals = []
-        kernel = uf._kernel
-        for lane in _split(lanes._values(), n):
-            acc = None
-            for v in lane:
-                acc = v if acc is None else finalize(dt, kernel(dt, acc, v))
-                vals.append(acc)
-        out = from_values(vals, lanes.shape, dt)
-    return out if axis is None else moveaxis(out, -1, ax).copy()
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
     """Running sums along ``axis`` (of the flattened array when None)."""
-    return _into(out, _scan(a, axis, dtype, "add"))
+    return _into(out, scan(U["add"], a, axis, dtype))
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
     """Running products along ``axis`` (of the flattened array when None)."""
-    return _into(out, _scan(a, axis, dtype, "multiply"))
+    return _into(out, scan(U["multiply"], a, axis, dtype))
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
     """Variance: ``mean(abs(a - a.mean())**2)`` with ``n - ddof`` as the divisor; integer
     input computes in float64, float16 in float32 (returned as float16)."""
-    from ._reductions import _axes
-    from ._reductions import sum as asum
     a = asarray(a)
     if dtype is not None:
         calc = D.dtype(dtype)
@@ -239,7 +182,6 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
                for i in itertools.product(*(range(n) for n in outer))]
     if not results:
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
-    from ._shapes import stack
     res = stack(results).reshape(outer + results[0].shape)
     k = results[0].ndim
     order = list(range(ax)) + list(range(len(outer), len(outer) + k)) + \
@@ -258,7 +200,6 @@ def argwhere(a):
         a = a.reshape(1)
         return zeros((len(nonzero_flat(a)), 0), dtype=D.INT64)
     cols = nonzero(a)
-    from ._shapes import stack
     if not cols[0].size:
         return zeros((0, a.ndim), dtype=D.INT64)
     return stack(cols, axis=1)

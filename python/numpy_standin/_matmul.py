@@ -1,6 +1,14 @@
 """``np.matmul`` / ``@`` and ``np.dot`` (the core computes large products; stacks of matrices
 are one product per matrix of the broadcast leading axes, as NumPy's gufunc loops)."""
+from . import _core_storage as C
 from . import _dtypes as D
+from ._apply import finalize
+from ._arrange import broadcast_to
+from ._creation import asarray, zeros
+from ._ndarray import broadcast_shapes, core_array, from_values, on_core
+from ._scalars import wrap
+from ._shapes import stack
+from ._ufuncs import UFUNCS
 
 
 def _promoted(a, b):
@@ -11,7 +19,6 @@ def _promoted(a, b):
 def matmul(a, b, out=None):
     """Matrix product of two arrays (1-D operands are promoted to a row / column and the added
     dimension removed from the result, as in NumPy)."""
-    from ._creation import asarray
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand %d does not have enough dimensions (has 0, "
@@ -35,7 +42,6 @@ def matmul(a, b, out=None):
         out._assign(result)
         return out
     if not shape:
-        from ._scalars import wrap
         return wrap(lp, result._values()[0])
     return result
 
@@ -48,36 +54,29 @@ def _matrix(a, b, lp):
 def _stacked(a, b, lp):
     """Stacks of matrices: the leading axes broadcast, one product per matrix."""
     import itertools
-    from ._arrange import broadcast_to
-    from ._ndarray import broadcast_shapes
-    from ._shapes import stack
     lead = tuple(broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     a = broadcast_to(a, lead + a.shape[-2:])
     b = broadcast_to(b, lead + b.shape[-2:])
     n, m = a.shape[-2], b.shape[-1]
     if not lead or 0 in lead:
-        from ._creation import zeros
         return zeros(lead + (n, m), dtype=lp)
     products = [_matrix(a[idx], b[idx], lp) for idx in itertools.product(*map(range, lead))]
     return stack(products).reshape(lead + (n, m))
 
 
 def _core_matmul(a, b, lp):
-    from . import _core_storage as C
     if not (C.available() and C.eligible(lp)) or lp.name == "uint64":
         return None
-    a = C.on_core(a if a.dtype is lp else a.astype(lp))
-    b = C.on_core(b if b.dtype is lp else b.astype(lp))
+    a = on_core(a if a.dtype is lp else a.astype(lp))
+    b = on_core(b if b.dtype is lp else b.astype(lp))
     reply = C.request({"op": "matmul", "lp": lp.name, "od": lp.name, "a": C.view_json(a),
                        "b": C.view_json(b)})
     if reply.get("unsupported"):
         return None
-    return C.wrap(lp, reply["id"], (a.shape[0], b.shape[1]))
+    return core_array(lp, reply["id"], (a.shape[0], b.shape[1]))
 
 
 def _python_matmul(a, b, lp):
-    from ._apply import finalize
-    from ._ndarray import from_values
     av = a.astype(lp).tolist()
     bv = b.astype(lp).tolist()
     m, k, n = a.shape[0], a.shape[1], b.shape[1]
@@ -93,8 +92,6 @@ def _python_matmul(a, b, lp):
 
 def dot(a, b, out=None):
     """``np.dot`` for scalars, 1-D and 2-D arrays."""
-    from ._creation import asarray
-    from ._ufuncs import UFUNCS
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         return UFUNCS["multiply"](a, b, out=out)

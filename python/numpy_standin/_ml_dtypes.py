@@ -7,8 +7,9 @@ dtype names (``np.dtype('bfloat16')``), as importing the real ml_dtypes does.
 import sys
 
 from . import _dtypes as D
-from ._unsupported import PartialModule
+from ._limits import finfo as np_finfo
 from ._scalars import ML_TYPES
+from ._unsupported import PartialModule
 
 __version__ = "0.5.4+nki-playground-stand-in"  # the release whose behaviour it follows
 
@@ -23,7 +24,6 @@ class finfo:
     def __init__(self, dtype):
         dt = D.dtype(dtype)
         if dt._fmt is None:
-            from ._limits import finfo as np_finfo
             self.__dict__.update(np_finfo(dt).__dict__)
             return
         fmt, s = dt._fmt, dt.type

@@ -1,8 +1,17 @@
 """``np.ndarray``: a strided view (offset, shape, strides counted in elements) over a storage
 from ``_storage``. Slicing, ``.T``, ``transpose`` and contiguous ``reshape`` make views that
-share the storage, as NumPy's do; arithmetic goes through the ufuncs.
+share the storage, as NumPy's do.
+
+The bottom of the array layers, as in NumPy: this module imports only the dtypes, the
+storages and the errors. It holds what an array is (layout, attributes, casts, copies, views, reshapes) and
+the arrays over core storage (``on_core``, ``core_array``). The methods that need the layers
+above it — indexing, arithmetic, reductions, printing, ... — are attached by ``_methods``.
 """
-from . import _dtypes, _format, _indexing, _operators
+import types
+
+from . import _core_storage as C
+from . import _dtypes
+from ._errors import check_axis as _norm_axis
 from ._storage import new_storage
 
 
@@ -74,8 +83,10 @@ class ndarray:
     """An n-dimensional array of one dtype. ``np.ndarray(shape, dtype)`` gives zeros (NumPy
     leaves the contents unspecified)."""
 
+    __module__ = "numpy"
     __slots__ = ("_store", "_offset", "_shape", "_strides", "__weakref__")
     __hash__ = None
+    __class_getitem__ = classmethod(types.GenericAlias)  # numpy.typing's NDArray[...]
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
         if buffer is not None or strides is not None:
@@ -98,10 +109,9 @@ class ndarray:
     def _values(self):
         """The raw values, row-major."""
         if _on_core(self):
-            from . import _core_storage as C
             if self._is_contiguous() and self._offset == 0 and self.size == len(self._store):
                 return self._store.values()
-            return C.copy(self, self.dtype)._store.values()
+            return core_copy(self, self.dtype)._store.values()
         return self._store.gather(self._indices())
 
     def _broadcast_values(self, shape):
@@ -121,9 +131,8 @@ class ndarray:
         if broadcast_shapes(src.shape, self._shape) != self._shape:
             raise ValueError(f"could not broadcast input array from shape {src.shape} into "
                              f"shape {self._shape}")
-        if _on_core(self) and _core_ok(src.dtype) and self.size > 8:  # a few: element stores
-            from . import _core_storage as C
-            C.assign(self, src)
+        if _on_core(self) and C.eligible(src.dtype) and self.size > 8:  # a few: element stores
+            _core_assign(self, src)
             return
         values = src._broadcast_values(self._shape)
         dt = self.dtype
@@ -172,38 +181,14 @@ class ndarray:
         if dt is self.dtype and not copy:
             return self
         _dtypes.check_cast_exists(self.dtype, dt)
-        if (_on_core(self) or self.size >= _threshold()) and _core_ok(dt) and \
-                _core_ok(self.dtype):
-            from . import _core_storage as C
-            return C.copy(self, dt)
+        if (_on_core(self) or self.size >= C.THRESHOLD) and C.eligible(dt) and \
+                C.eligible(self.dtype):
+            return core_copy(self, dt)
         return from_values([_dtypes.cast_value(dt, v) for v in self._values()], self._shape, dt)
-
-    def view(self, dtype=None):
-        """The same bytes read as ``dtype`` (the last axis rescaled when the item sizes differ).
-        Deliberate difference: for another dtype the result is a copy, so writes to it do not
-        reach this array (the same dtype gives a true view)."""
-        if dtype is None or _dtypes.dtype(dtype) is self.dtype:
-            return make_view(self._store, self._offset, self._shape, self._strides)
-        from . import _io
-        dt = _dtypes.dtype(dtype)
-        shape = self._shape
-        if dt.itemsize != self.itemsize:
-            if not shape or (shape[-1] * self.itemsize) % dt.itemsize:
-                raise ValueError("When changing to a smaller dtype, its size must be a divisor "
-                                 "of the size of original dtype" if shape else
-                                 "Changing the dtype of a 0d array is only supported if the "
-                                 "itemsize is unchanged")
-            shape = shape[:-1] + (shape[-1] * self.itemsize // dt.itemsize,)
-        return _io.frombuffer(_io.to_bytes(self), dt).reshape(shape)
-
-    def tobytes(self, order="C"):
-        from . import _io
-        return _io.tobytes(self, order)
 
     def copy(self, order="C"):
         if _on_core(self):
-            from . import _core_storage as C
-            return C.copy(self, self.dtype)
+            return core_copy(self, self.dtype)
         return from_values(self._values(), self._shape, self.dtype)
 
     def tolist(self):
@@ -226,9 +211,6 @@ class ndarray:
         if len(args) == 1 and isinstance(args[0], int):
             return self.reshape(-1)._values()[args[0]]
         return self[args if len(args) > 1 else args[0]].item()
-
-    def fill(self, value):
-        self._assign(_as_array(value))
 
     # ---- shape manipulation ------------------------------------------------------------------
 
@@ -284,50 +266,7 @@ class ndarray:
         return make_view(self._store, self._offset, [self._shape[a] for a in keep],
                          [self._strides[a] for a in keep])
 
-    # ---- reductions --------------------------------------------------------------------------
-
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
-        from . import _reductions
-        return _reductions.sum(self, axis, dtype, out, keepdims, **kw)
-
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
-        from . import _reductions
-        return _reductions.prod(self, axis, dtype, out, keepdims, **kw)
-
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        from . import _reductions
-        return _reductions.mean(self, axis, dtype, out, keepdims)
-
-    def max(self, axis=None, out=None, keepdims=False, **kw):
-        from . import _reductions
-        return _reductions.max(self, axis, out, keepdims, **kw)
-
-    def min(self, axis=None, out=None, keepdims=False, **kw):
-        from . import _reductions
-        return _reductions.min(self, axis, out, keepdims, **kw)
-
-    def all(self, axis=None, out=None, keepdims=False):
-        from . import _reductions
-        return _reductions.all(self, axis, out, keepdims)
-
-    def any(self, axis=None, out=None, keepdims=False):
-        from . import _reductions
-        return _reductions.any(self, axis, out, keepdims)
-
     # ---- Python protocols --------------------------------------------------------------------
-
-    def __getitem__(self, key):
-        if _indexing.is_advanced(key):
-            from . import _advanced
-            return _advanced.getitem(self, key)
-        is_element, offset, shape, strides = _indexing.resolve(self, key)
-        if is_element:
-            from ._scalars import wrap
-            return wrap(self.dtype, self._store.read(offset))
-        return make_view(self._store, offset, shape, strides)
-
-    def __setitem__(self, key, value):
-        _indexing.setitem(self, key, value)
 
     def __len__(self):
         if not self._shape:
@@ -371,54 +310,36 @@ class ndarray:
     def __deepcopy__(self, memo):
         return self.copy()
 
-    def __repr__(self):
-        return _format.array_repr(self)
 
-    def __str__(self):
-        return _format.array_str(self)
-
-
-def _matmul_op(reflected):
-    def op(self, other):
-        from ._matmul import matmul
-        from ._ufuncs import is_operand
-        if not is_operand(other):
-            return NotImplemented
-        return matmul(other, self) if reflected else matmul(self, other)
-    return op
-
-
-ndarray.__module__ = "numpy"
-_operators.install(ndarray, inplace=True)
-ndarray.__matmul__ = _matmul_op(False)
-ndarray.__rmatmul__ = _matmul_op(True)
-ndarray.dot = lambda self, other, out=None: __import__(
-    "numpy_standin._matmul", fromlist=["dot"]).dot(self, other, out)
-
+# ---- arrays over core storage ----------------------------------------------------------------
 
 def _on_core(arr):
-    from ._core_storage import CoreStorage
-    return isinstance(arr._store, CoreStorage)
+    return isinstance(arr._store, C.CoreStorage)
 
 
-def _core_ok(dt):
-    from ._core_storage import eligible
-    return eligible(dt)
+def on_core(arr):
+    """``arr`` itself when core-backed, else a core copy of its values."""
+    if isinstance(arr._store, C.CoreStorage):
+        return arr
+    store = C.CoreStorage.from_values(arr.dtype, arr._values())
+    return make_view(store, 0, arr.shape, _contiguous_strides(arr.shape))
 
 
-def _threshold():
-    from ._core_storage import THRESHOLD
-    return THRESHOLD
+def core_array(dt, array_id, shape):
+    """A new contiguous ndarray over core array ``array_id``."""
+    return make_view(C.CoreStorage(dt, array_id, _size(shape)), 0, shape,
+                     _contiguous_strides(shape))
 
 
-def _norm_axis(axis, ndim):
-    from ._reductions import AxisError
-    a = int(axis)
-    if not -ndim <= a < ndim:
-        raise AxisError(f"axis {a} is out of bounds for array of dimension {ndim}")
-    return a + ndim if a < 0 else a
+def core_copy(arr, dt):
+    """A contiguous core copy of ``arr`` converted to ``dt`` (NumPy's cast)."""
+    src = on_core(arr)
+    return core_array(dt, C.request({"op": "copy", "src": C.view_json(src),
+                                     "dtype": dt.name})["id"], arr.shape)
 
 
-def _as_array(x):
-    from ._creation import asarray
-    return asarray(x)
+def _core_assign(dst, src):
+    """Writes ``src`` (broadcast, cast) into core-backed ``dst``'s elements."""
+    src = on_core(src)  # a core copy made here must outlive the request
+    dst._store.changed()
+    C.request({"op": "assign", "dst": C.view_json(dst), "src": C.view_json(src)})

@@ -51,17 +51,20 @@ def _inplace(ufunc_name):
     return op
 
 
-def install(cls, inplace=False):
-    """Adds the arithmetic, comparison and unary operators to ``cls``."""
+def operator_methods(inplace=False):
+    """The arithmetic, comparison and unary operators, ``{dunder name: function}`` (with the
+    in-place ones when ``inplace``), for ``_methods`` to attach."""
+    methods = {}
     for short, name in _BINARY.items():
         maker = _pow if short == "pow" else None
-        setattr(cls, f"__{short}__", maker(False) if maker else _binary(name, False))
-        setattr(cls, f"__r{short}__", maker(True) if maker else _binary(name, True))
+        methods[f"__{short}__"] = maker(False) if maker else _binary(name, False)
+        methods[f"__r{short}__"] = maker(True) if maker else _binary(name, True)
         if inplace:
-            setattr(cls, f"__i{short}__", _inplace(name))
+            methods[f"__i{short}__"] = _inplace(name)
     for short, name in _COMPARE.items():
-        setattr(cls, f"__{short}__", _binary(name, False))
+        methods[f"__{short}__"] = _binary(name, False)
     for short, name in _UNARY.items():
-        setattr(cls, f"__{short}__", _unary(name))
-    cls.__divmod__ = lambda self, other: (self // other, self % other)
-    cls.__rdivmod__ = lambda self, other: (other // self, other % self)
+        methods[f"__{short}__"] = _unary(name)
+    methods["__divmod__"] = lambda self, other: (self // other, self % other)
+    methods["__rdivmod__"] = lambda self, other: (other // self, other % self)
+    return methods

@@ -18,8 +18,16 @@ doubles are made from Python's raw bits with whole-array ufuncs instead.
 import operator
 import random as _py_random
 
+from . import _core_storage as C
 from . import _dtypes as D
+from ._creation import arange, asarray, zeros
 from ._errors import user_error
+from ._generator import _cdf
+from ._io import frombuffer
+from ._ndarray import core_array, from_values
+from ._scalars import wrap
+from ._shapes import concatenate
+from ._ufuncs import UFUNCS as U
 
 _MT = _py_random.Random()
 #: The second normal of the last polar pair, kept for the next draw (NumPy's ``has_gauss``).
@@ -51,7 +59,6 @@ def _python_used(outputs):
 def _core_at_stream():
     """Brings the core's generator to the stream position; the core's module, or None when it
     cannot get there (no core; an odd position)."""
-    from . import _core_storage as C
     if not C.available():
         return None
     if _STREAM["seed"] is None:  # set_state() gave a state no seed reaches: Python draws
@@ -78,7 +85,7 @@ def _core_doubles(n):
     C = _core_at_stream()
     if C is None:
         return None
-    arr = C.wrap(D.FLOAT64, C.request({"op": "random", "kind": "uniform", "n": n})["id"], (n,))
+    arr = core_array(D.FLOAT64, C.request({"op": "random", "kind": "uniform", "n": n})["id"], (n,))
     _STREAM["core"] = _STREAM["at"] = _STREAM["at"] + 2 * n
     return arr
 
@@ -94,7 +101,7 @@ def _core_normals(n):
     _STREAM["core"] = _STREAM["at"] = _STREAM["at"] + reply["used"]
     if reply.get("gauss") is not None:
         _GAUSS.append(reply["gauss"])
-    return C.wrap(D.FLOAT64, reply["id"], (n,))
+    return core_array(D.FLOAT64, reply["id"], (n,))
 
 
 def seed(seed=None):
@@ -102,7 +109,6 @@ def seed(seed=None):
     default here (a real RandomState would take OS entropy)."""
     s = 5489 if seed is None else operator.index(seed)
     if not 0 <= s <= 0xFFFFFFFF:
-        from . import _core_storage as C
         if C.available():  # the core raises it with its diagnostic code (seed-out-of-range)
             C.request({"op": "seed", "seed": s})
         raise user_error(ValueError("Seed must be between 0 and 2**32 - 1"))
@@ -134,7 +140,6 @@ def _count(shape):
 
 
 def _uniform_array(shape):
-    from ._ndarray import from_values
     n = _count(shape)
     drawn = _core_doubles(n) if n else None
     if drawn is not None:
@@ -145,7 +150,6 @@ def _uniform_array(shape):
         values = [r() for _ in range(n)]
         _python_used(2 * n)
         return from_values(values, shape, D.FLOAT64)
-    from ._creation import zeros
     out = zeros(n, dtype=D.FLOAT64)
     for start in range(0, n, _CHUNK):
         m = min(_CHUNK, n - start)
@@ -158,8 +162,6 @@ def _bits_to_doubles(bits, m):
     """``m`` NumPy doubles from ``2m`` raw outputs packed first-output-lowest in ``bits``:
     ``((w0 >> 5) * 2**26 + (w1 >> 6)) / 2**53`` as whole-array ufuncs (the shifts as exact
     power-of-two scales and ``floor``: the core has no integer ``right_shift``)."""
-    from ._io import frombuffer
-    from ._ufuncs import UFUNCS as U
     words = frombuffer(bits.to_bytes(8 * m, "little"), dtype=D.UINT32).astype(D.FLOAT64)
     hi = U["floor"](words[0::2] * 0.03125)  # exact: a power-of-two scale, then floor
     lo = U["floor"](words[1::2] * 0.015625)
@@ -201,7 +203,6 @@ def _gauss():
 
 def standard_normal(size=None):
     """Draws from the standard normal distribution."""
-    from ._ndarray import from_values
     shape = _shape(size)
     n = 0 if shape is None else _count(shape)
     if n >= 1024:  # in bulk from the core (a Python loop costs ~1 µs per normal in Pyodide)
@@ -209,7 +210,6 @@ def standard_normal(size=None):
         drawn = _core_normals(n - len(first))
         if drawn is not None:
             if first:
-                from ._shapes import concatenate
                 drawn = concatenate([from_values(first, (1,), D.FLOAT64), drawn])
             return drawn.reshape(shape)
         _GAUSS.extend(first)
@@ -285,8 +285,6 @@ def _bool_draws(off, rng, n):
 def randint(low, high=None, size=None, dtype=int):
     """Integers uniformly drawn from [low, high) (from [0, low) when ``high`` is None), with
     NumPy's masked-rejection draws for each dtype, so a seed gives NumPy's numbers."""
-    from ._ndarray import from_values
-    from ._scalars import wrap
     dt = D.dtype(dtype)
     if dt._kind not in "biu":
         raise user_error(TypeError(f"Unsupported dtype {dt.name!r} for randint"))
@@ -347,7 +345,6 @@ def shuffle(x):
 
 def permutation(x):
     """A shuffled copy of ``x`` (of ``arange(x)`` for an int), along the first axis."""
-    from ._creation import arange, asarray
     if isinstance(x, int) or (hasattr(x, "__index__") and not hasattr(x, "shape")):
         arr = arange(operator.index(x))
         shuffle(arr)
@@ -367,7 +364,6 @@ def permutation(x):
 def choice(a, size=None, replace=True, p=None):
     """Samples from ``a`` (an int: ``arange(a)``) as the legacy generator does: ``randint`` with
     replacement, a permutation's head without, ``p`` through the cumulative sum."""
-    from ._creation import asarray
     pool = None
     if isinstance(a, range):
         a = list(a)
@@ -386,7 +382,6 @@ def choice(a, size=None, replace=True, p=None):
         if not replace:
             raise NotImplementedError("not supported by nki-playground's numpy stand-in: "
                                       "random.choice(replace=False, p=...)")
-        from ._generator import _cdf
         import bisect
         cdf = _cdf(asarray(p, dtype=D.FLOAT64).tolist(), n)
         u = random_sample(shape) if shape is not None else random_sample()
@@ -400,16 +395,12 @@ def choice(a, size=None, replace=True, p=None):
             raise user_error(ValueError("Cannot take a larger sample than population when "
                                         "'replace=False'"))
         idx = permutation(n)[:count].tolist()
-    from ._ndarray import from_values
     if shape is None:
         return pool[idx[0]] if pool is not None else int(idx[0])
     picked = from_values(idx, shape, D.INT64)
     return pool[picked] if pool is not None else picked
 
 
-from ._generator import Generator, PCG64, SeedSequence, default_rng  # noqa: E402,F401
-from ._random_state import RandomState, dirichlet, get_state, set_state  # noqa: E402,F401
-
+#: ``numpy.random``'s names here; ``_random_state`` and ``_generator`` give the rest.
 NAMES = ("seed", "random_sample", "random", "rand", "standard_normal", "randn", "uniform",
-         "normal", "randint", "shuffle", "permutation", "choice", "dirichlet", "get_state",
-         "set_state", "RandomState", "default_rng", "Generator", "PCG64", "SeedSequence")
+         "normal", "randint", "shuffle", "permutation", "choice")

@@ -14,7 +14,9 @@ import random as _py_random
 
 from . import _dtypes as D
 from . import _random as R
+from ._creation import asarray
 from ._errors import user_error
+from ._ndarray import from_values
 
 _GLOBALS = ("_MT", "_GAUSS", "_STREAM", "_BUF")
 
@@ -60,7 +62,6 @@ def _method(name):
 def get_state(legacy=True):
     """The generator's state: ``('MT19937', key, pos, has_gauss, cached_gaussian)`` (``key``
     624 uint32 words), or with ``legacy=False`` the same as a dict."""
-    from ._ndarray import from_values
     R._python_ready()
     words = R._MT.getstate()[1]
     key = from_values(list(words[:624]), (624,), D.UINT32)
@@ -144,8 +145,6 @@ def _standard_gamma(shape):
 def dirichlet(alpha, size=None):
     """Draws from the Dirichlet distribution with concentrations ``alpha`` (1-D, all > 0): each
     sample is ``len(alpha)`` legacy gamma draws divided by their sum."""
-    from ._creation import asarray
-    from ._ndarray import from_values
     arr = asarray(alpha, dtype=D.FLOAT64)
     if arr.ndim != 1:
         raise user_error(ValueError("object too deep for desired array" if arr.ndim > 1 else
@@ -171,3 +170,5 @@ for _name in ("seed", "random_sample", "random", "rand", "randn", "standard_norm
               "normal", "randint", "shuffle", "permutation", "choice", "get_state", "set_state",
               "dirichlet"):
     setattr(RandomState, _name, _method(_name))
+
+NAMES = ("dirichlet", "get_state", "set_state", "RandomState")

@@ -7,7 +7,7 @@ float scalars work wherever Python floats do; integer scalars are int-like via `
 Arithmetic goes through the fallback's ufuncs, so ``np.float32(1) + 1.0`` stays float32
 (NEP 50).
 """
-from . import _dtypes, _format, _operators
+from . import _dtypes, _format
 from ._errors import out_of_bounds
 
 
@@ -74,8 +74,7 @@ class floating(inexact):
 def _array_or_none(value, dt):
     """``np.float32([1, 2])`` builds an array, as NumPy's scalar types do for sequences."""
     if isinstance(value, (list, tuple)) or hasattr(value, "_store"):
-        from ._creation import asarray
-        return asarray(value, dtype=dt)
+        return generic._asarray(value, dtype=dt)  # np.asarray: attached by _methods
     return None
 
 
@@ -290,7 +289,6 @@ ML_TYPES = {dt.name: _make_ml(dt) for dt in _dtypes.ML}
 
 for _cls in (generic, number, integer, signedinteger, unsignedinteger, inexact, floating):
     _cls.__module__ = "numpy"
-_operators.install(generic)
 
 
 def wrap(dt, raw):

@@ -8,6 +8,7 @@ import sys
 
 from . import _dtypes as D
 from ._creation import asarray
+from ._functions import where
 from ._ndarray import from_values
 from ._reductions import REDUCERS as R
 from ._ufuncs import UFUNCS as U
@@ -31,7 +32,6 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     a = asarray(a)
     top = R["max"](a, axis=axis, keepdims=True)
     top = asarray(top)
-    from ._functions import where
     top = where(U["isfinite"](top), top, 0).astype(top.dtype)
     s = R["sum"](U["exp"](U["subtract"](a, top)), axis=axis, keepdims=keepdims)
     out = U["log"](s)

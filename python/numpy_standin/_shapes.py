@@ -1,20 +1,13 @@
 """Shape and joining functions: ``expand_dims``, ``squeeze``, ``concatenate``, ``stack``,
-``vstack``, ``hstack``, ``tile``, ``diff``, ``clip``, ``swapaxes``, ``moveaxis``.
+``vstack``, ``hstack``, ``tile``, ``swapaxes``, ``moveaxis``.
 
 All are views or whole-array copies / ufuncs, so core-backed arrays stay in the core (a join
 writes each input into its slice of the result with one assignment each).
 """
 from . import _dtypes as D
 from ._creation import asarray, zeros
-from ._ndarray import make_view, ndarray
-from ._reductions import AxisError
-
-
-def _norm(axis, ndim):
-    a = int(axis)
-    if not -ndim <= a < ndim:
-        raise AxisError(f"axis {a} is out of bounds for array of dimension {ndim}")
-    return a + ndim if a < 0 else a
+from ._errors import check_axis as _norm
+from ._ndarray import make_view
 
 
 def expand_dims(a, axis):
@@ -149,61 +142,6 @@ def tile(A, reps):
     return view.copy().reshape(tuple(r * n for r, n in zip(reps, shape)))
 
 
-def diff(a, n=1, axis=-1, prepend=None, append=None):
-    """``n``-th discrete difference along ``axis`` (bool arrays: ``!=``, as NumPy does)."""
-    a = asarray(a)
-    if n < 0:
-        raise ValueError(f"order must be non-negative but got {n!r}")
-    if n == 0:
-        return a
-    if a.ndim == 0:
-        raise ValueError("diff requires input that is at least one dimensional")
-    ax = _norm(axis, a.ndim)
-    extra = []
-    for side in (prepend, append):
-        if side is None:
-            extra.append(None)
-            continue
-        s = asarray(side)
-        if s.ndim == 0:
-            shape = list(a.shape)
-            shape[ax] = 1
-            s = make_view(s._store, s._offset, tuple(shape), (0,) * a.ndim)
-        extra.append(s)
-    if extra[0] is not None or extra[1] is not None:
-        parts = [x for x in (extra[0], a, extra[1]) if x is not None]
-        a = concatenate(parts, ax)
-    from ._ufuncs import UFUNCS
-    op = UFUNCS["not_equal"] if a.dtype._kind == "b" else UFUNCS["subtract"]
-    for _ in range(n):
-        hi = (slice(None),) * ax + (slice(1, None),)
-        lo = (slice(None),) * ax + (slice(None, -1),)
-        a = op(a[hi], a[lo])
-    return a
-
-
-def clip(a, a_min=None, a_max=None, out=None, **kw):
-    """Values limited to ``[a_min, a_max]`` (either may be None): ``minimum(maximum(a, lo),
-    hi)``, so dtypes follow those ufuncs."""
-    from ._ufuncs import UFUNCS
-    if "min" in kw or "max" in kw:
-        a_min, a_max = kw.pop("min", a_min), kw.pop("max", a_max)
-    if kw:
-        raise TypeError(f"clip(): argument(s) {', '.join(sorted(kw))} not supported by "
-                        f"nki-playground's numpy stand-in")
-    if a_min is None and a_max is None:
-        raise ValueError("One of max or min must be given")
-    r = a if isinstance(a, ndarray) else asarray(a)
-    if a_min is not None:
-        r = UFUNCS["maximum"](r, a_min)
-    if a_max is not None:
-        r = UFUNCS["minimum"](r, a_max)
-    if out is not None:
-        out._assign(asarray(r))
-        return out
-    return r
-
-
 def _fortran_reshape(a, shape):
     """``a.reshape(shape, order='F')``: reversed axes, a C reshape, reversed back."""
     shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
@@ -211,4 +149,4 @@ def _fortran_reshape(a, shape):
 
 
 NAMES = ("expand_dims", "squeeze", "swapaxes", "moveaxis", "concatenate", "stack", "vstack",
-         "hstack", "tile", "diff", "clip")
+         "hstack", "tile")

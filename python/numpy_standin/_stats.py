@@ -11,7 +11,8 @@ from ._creation import asarray, zeros
 from ._functions import where
 from ._lanes import sort
 from ._ndarray import from_values
-from ._reductions import REDUCERS as R, _axes
+from ._reductions import _axes, REDUCERS as R
+from ._shapes import stack
 from ._ufuncs import UFUNCS as U
 
 
@@ -150,7 +151,6 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
         if lanes.dtype._kind == "f":
             r = where(U["isnan"](lanes[..., -1]), math.nan, r)
         results.append(asarray(r))
-    from ._shapes import stack
     r = stack(results).reshape(qs.shape + kept) if results else zeros(qs.shape + kept)
     if keepdims:
         shape = [1 if d in axes else s for d, s in enumerate(arr.shape)]

@@ -5,6 +5,9 @@ it. Everything the ndarray does with its data goes through ``dtype``, ``read``, 
 ``scatter``, so a later storage backed by the C++ core's buffers only has to provide the same
 members, and :func:`new_storage` (the one place storages are made) has to build it.
 """
+import struct
+
+from . import _core_storage as C
 
 
 class ListStorage:
@@ -37,23 +40,15 @@ class ListStorage:
 def new_storage(dtype, values):
     """A storage of ``dtype`` holding ``values`` (a list of raw values already cast; taken over,
     not copied). Large arrays live in the core (``_core_storage``)."""
-    if len(values) >= _core_threshold():
-        from . import _core_storage as C
+    if len(values) >= C.THRESHOLD:
         if C.eligible(dtype):
             return C.CoreStorage.from_values(dtype, values)
     return ListStorage(dtype, values)
 
 
-def _core_threshold():
-    from ._core_storage import THRESHOLD
-    return THRESHOLD
-
-
 def storage_from_bytes(dtype, raw, n):
     """A storage of ``n`` elements of ``dtype`` decoded from little-endian bytes ``raw``."""
-    import struct
-    if n >= _core_threshold():
-        from . import _core_storage as C
+    if n >= C.THRESHOLD:
         if C.eligible(dtype):
             return C.CoreStorage.from_bytes(dtype, raw, n)
     if dtype._fmt is not None:  # ml_dtypes' types: codes, decoded by their format

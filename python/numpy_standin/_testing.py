@@ -3,17 +3,10 @@
 fallback (these two, ``allclose``, ``array_equal``, ``isclose``) is reported to ``on_compare``
 so the runner can show expected vs actual for simulated outputs."""
 from . import _functions
+from ._creation import asarray
 from ._errors import user_error
-
-#: ``on_compare(a, b, ok)`` after each comparison; set by the runner (None outside a run).
-on_compare = [None]
-
-
-def report(a, b, ok):
-    hook = on_compare[0]
-    if hook is not None:
-        hook(a, b, ok)
-    return ok
+from ._functions import on_compare, report  # noqa: F401 - the runner sets on_compare[0]
+from ._ufuncs import UFUNCS
 
 
 def _fmt(x):
@@ -21,7 +14,6 @@ def _fmt(x):
 
 
 def _failure(header, actual, desired, rtol=None, atol=None):
-    from ._creation import asarray
     x, y = asarray(actual), asarray(desired)
     lines = ["", header]
     if x.shape != y.shape:
@@ -32,7 +24,6 @@ def _failure(header, actual, desired, rtol=None, atol=None):
     bad = x.size - int(asarray(close).sum())
     lines += ["", f"Mismatched elements: {bad} / {x.size} ({100.0 * bad / max(x.size, 1):.3g}%)"]
     if x.dtype._kind in "biuf" and y.dtype._kind in "biuf" and x.size:
-        from ._ufuncs import UFUNCS
         diff = UFUNCS["absolute"](UFUNCS["subtract"](x.astype("float64"), y.astype("float64")))
         lines.append(f"Max absolute difference: {_fmt(float(diff.max()))}")
     return "\n".join(lines)
@@ -42,7 +33,6 @@ def assert_allclose(actual, desired, rtol=1e-07, atol=0, equal_nan=True, err_msg
                     verbose=True, *, strict=False):
     """Raises AssertionError unless ``|actual - desired| <= atol + rtol * |desired|``
     element-wise (shapes must broadcast; with ``strict`` they must match)."""
-    from ._creation import asarray
     x, y = asarray(actual), asarray(desired)
     if strict and (x.shape != y.shape or x.dtype != y.dtype):
         report(actual, desired, False)
@@ -60,7 +50,6 @@ def assert_allclose(actual, desired, rtol=1e-07, atol=0, equal_nan=True, err_msg
 
 def assert_array_equal(actual, desired, err_msg="", verbose=True, *, strict=False):
     """Raises AssertionError unless the arrays have equal shapes and elements (NaNs equal)."""
-    from ._creation import asarray
     x, y = asarray(actual), asarray(desired)
     ok = (x.shape == y.shape or not strict and (x.ndim == 0 or y.ndim == 0)) and \
         bool(asarray(_functions._isclose(x, y, 0.0, 0.0, True)).all())

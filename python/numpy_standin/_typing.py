@@ -1,15 +1,11 @@
 """``numpy.typing``: the annotations harness code writes (``NDArray[np.float32]``,
 ``ArrayLike``, ``DTypeLike``). They only annotate; nothing checks them at run time."""
-import types
 import typing
 
 from ._dtypes import dtype
 from ._ndarray import ndarray
 
 _Scalar = typing.TypeVar("_Scalar")
-
-ndarray.__class_getitem__ = classmethod(types.GenericAlias)
-dtype.__class_getitem__ = classmethod(types.GenericAlias)
 
 NDArray = ndarray[typing.Any, dtype[_Scalar]]
 ArrayLike = typing.Union[ndarray, typing.Sequence, int, float, bool]

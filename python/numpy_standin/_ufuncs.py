@@ -1,28 +1,21 @@
-"""``np.add`` & co.: ufunc objects with NumPy's names, arity, identities, type resolution and
-``.reduce``.
+"""``np.add`` & co.: ufunc objects with NumPy's names, arity, identities and loop resolvers,
+and their ``__call__`` / ``.reduce`` / ``.accumulate`` / ``.outer``.
 
 Type resolution follows NumPy ≥ 2: Python scalars are "weak" (NEP 50: ``float32 + 1.0`` is
 float32, ``int8_array + 300`` raises OverflowError), then each ufunc picks its loop the way
-NumPy's loop tables do (``exp`` of int8 computes in float16, ``divide`` of ints in float64,
-``floor`` of ints is the identity as of NumPy 2.1, bool ``subtract`` is a TypeError).
+NumPy's loop tables do (the resolvers: ``_loops``). Calling one is ``_apply``'s; reducing and
+accumulating are ``_folds``'; both sit below this module and get the ufunc as an argument.
 """
-from . import _dtypes as D
 from . import _kernels as K
+from ._apply import call, is_operand  # noqa: F401 - is_operand: the operators' test
+from ._creation import asarray
 from ._errors import user_error
+from ._folds import into, scan, ufunc_reduce
+from ._loops import (COMPARISONS, UFuncTypeError, _arith, _bool_negative,  # noqa: F401
+                     _bool_subtract, _float, _integer_only, _no_bool, _same, _to_bool,
+                     _true_divide)
 
 _NO_VALUE = object()
-
-
-class UFuncTypeError(TypeError):
-    """NumPy's ``numpy._core._exceptions._UFuncNoLoopError`` family (a TypeError)."""
-
-
-def is_operand(x):
-    """Whether ``x`` is something a ufunc accepts: a Python or NumPy number, an array, or a
-    (nested) list or tuple of those."""
-    from ._ndarray import ndarray
-    from ._scalars import generic
-    return isinstance(x, (bool, int, float, generic, ndarray, list, tuple))
 
 
 class ufunc:
@@ -42,40 +35,34 @@ class ufunc:
         return f"<ufunc '{self.__name__}'>"
 
     def __call__(self, *args, out=None, dtype=None, casting="same_kind", where=True, **kwargs):
-        from . import _apply
         if len(args) == self.nin + 1 and out is None:
             args, out = args[:-1], args[-1]
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__}() takes {self.nin} positional argument"
                             f"{'s' if self.nin > 1 else ''} but {len(args)} were given")
         _reject_options(self.__name__, where, kwargs)
-        return _apply.call(self, args, out, dtype, casting)
+        return call(self, args, out, dtype, casting)
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                where=True):
         """Reduces ``array`` along ``axis`` (an int, a tuple, or None for all axes)."""
-        from . import _reductions
         if self.nin != 2:
             raise ValueError("reduce only supported for binary functions")
         _reject_options(self.__name__, where, {})
-        return _reductions.ufunc_reduce(self, array, axis, dtype, out, keepdims,
-                                        None if initial is _NO_VALUE else initial)
+        return ufunc_reduce(self, array, axis, dtype, out, keepdims,
+                            None if initial is _NO_VALUE else initial)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """The running results of this binary ufunc along ``axis`` (in ``array``'s dtype)."""
-        from . import _lanes
-        from ._creation import asarray
         if self.nin != 2:
             raise ValueError("accumulate only supported for binary functions")
         arr = asarray(array)
         if arr.ndim == 0:
             raise TypeError("cannot accumulate on a scalar")
-        res = _lanes._scan(arr, axis, dtype or arr.dtype, self.__name__)
-        return _lanes._into(out, res)
+        return into(out, scan(self, arr, axis, dtype or arr.dtype))
 
     def outer(self, A, B, **kwargs):
         """This binary ufunc applied to every pair: ``result[i..., j...] = f(A[i...], B[j...])``."""
-        from ._creation import asarray
         if self.nin != 2:
             raise ValueError("outer product only supported for binary functions")
         a, b = asarray(A), asarray(B)
@@ -99,74 +86,6 @@ def _reject_options(name, where, kwargs):
         extra = ", ".join(sorted(kwargs)) or "where"
         raise TypeError(f"{name}(): argument(s) {extra} not supported by nki-playground's "
                         f"trace-time numpy fallback")
-
-
-def _no_loop(name, dts):
-    types = ", ".join(repr(d) for d in dts)
-    return UFuncTypeError(f"ufunc '{name}' not supported for the input types ({types}), and "
-                          f"the inputs could not be safely coerced to any supported types "
-                          f"according to the casting rule ''safe''")
-
-
-# ---- loop resolvers: (name, promoted input dtype) -> (loop dtype, output dtype) -------------
-
-def _arith(bool_ok=True):
-    def resolve(name, p):
-        if p._kind == "b" and not bool_ok:
-            return D.INT8, D.INT8
-        return p, p
-    return resolve
-
-
-def _bool_subtract(name, p):
-    if p._kind == "b":
-        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
-                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
-    return p, p
-
-
-def _bool_negative(name, p):
-    if p._kind == "b":
-        raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use "
-                        "the `~` operator or the logical_not function instead.")
-    return p, p
-
-
-def _no_bool(name, p):
-    if p._kind == "b":
-        raise _no_loop(name, [p])
-    return p, p
-
-
-def _true_divide(name, p):
-    lp = p if p._kind == "f" else D.FLOAT64
-    return lp, lp
-
-
-def _float(name, p, inputs=()):
-    """Float-only ufuncs: the first of float16/32/64 every integer input casts to safely."""
-    if p._kind == "f":
-        return p, p
-    lp = D.promote_all([D.float_for_int(d) for d in inputs] or [D.float_for_int(p)])
-    return lp, lp
-
-
-def _to_bool(name, p):
-    return p, D.BOOL
-
-
-def _integer_only(bool_ok):
-    def resolve(name, p):
-        if p._kind == "f":
-            raise _no_loop(name, [p])
-        if p._kind == "b" and not bool_ok:
-            return D.INT8, D.INT8
-        return p, p
-    return resolve
-
-
-def _same(name, p):
-    return p, p
 
 
 UFUNCS = {}
@@ -221,7 +140,3 @@ ALIASES = {
     "bitwise_right_shift": "right_shift", "pow": "power", "asin": "arcsin", "acos": "arccos",
     "atan": "arctan", "atan2": "arctan2",
 }
-#: Ufuncs whose output is a comparison of the inputs: a weak Python int is compared exactly,
-#: never cast (NumPy ≥ 2 answers ``uint8_array < 300`` without an OverflowError).
-COMPARISONS = frozenset(("equal", "not_equal", "greater", "greater_equal", "less",
-                         "less_equal"))

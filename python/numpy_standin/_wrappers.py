@@ -5,6 +5,7 @@ on floating-point errors, so it only records the settings)."""
 from . import _dtypes as D
 from ._creation import asarray
 from ._ndarray import broadcast_shapes, from_values
+from ._scalars import wrap
 
 _ERR = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
 _MODES = ("ignore", "warn", "raise", "call", "print", "log")
@@ -73,7 +74,6 @@ class vectorize:
         arrays = [asarray(a) for a in args]
         shape = broadcast_shapes(*(a.shape for a in arrays))
         lanes = [a._broadcast_values(shape) for a in arrays]
-        from ._scalars import wrap
         wrapped = [[wrap(a.dtype, v) for v in lane] for a, lane in zip(arrays, lanes)]
         n = 1
         for s in shape:
