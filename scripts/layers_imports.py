@@ -60,7 +60,7 @@ PY_ONLY_HERE = {
 PY_ONLY_MODULES = {"nki_core": "python/nki_playground/door.py",
                    "numpy_standin": "python/nki_playground/standins.py"}
 # What the NumPy stand-in may import of nki_playground (its README says why).
-STANDIN_MAY_IMPORT = {"nki_playground.door"}
+STANDIN_MAY_IMPORT = {"nki_playground.door", "nki_playground.dtype_values"}
 STANDIN = "numpy_standin"
 STANDIN_MAX_FUNCTION_LEVEL = 15
 
