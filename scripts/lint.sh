@@ -3,7 +3,8 @@
 #   - clang-format on the C++ (core/, wasm/bind/);
 #   - flake8's pyflakes checks (F: unused and undefined names, ...) on the Python;
 #   - ESLint's recommended rules on the JS (eslint.config.js);
-#   - the layout's choke points and the protocol doc (scripts/check_layers.py).
+#   - the layout's choke points, the import table of docs/architecture.md (no import circle,
+#     JS or Python) and the protocol doc (scripts/check_layers.py, scripts/layers_imports.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
