@@ -1,7 +1,8 @@
 """``numpy.testing``'s two checks kernel harnesses use (``assert_allclose``,
 ``assert_array_equal``), and the comparison hook: every comparison a script makes through the
 fallback (these two, ``allclose``, ``array_equal``, ``isclose``) is reported to ``on_compare``
-so the runner can show expected vs actual for simulated outputs."""
+so the runner can show expected vs actual for simulated outputs (the hook is ``_functions``',
+below both; the runner reaches it here)."""
 from . import _functions
 from ._creation import asarray
 from ._errors import user_error
