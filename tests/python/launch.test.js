@@ -146,4 +146,21 @@ nki.simulate(k)(np.array([[0.5, 1.5, 2.25, -3.75]], dtype=np.float32))
     expect(r.exitCode, r.err).toBe(0);
     expect(r.out).toBe("u = [[0.5 1.5 2.25 -3.75]]\n");
   });
+
+  test("the current language's warnings carry their column", () => {
+    const src = `${CURRENT}
+@nki.jit
+def k(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for i in nl.dynamic_range(1):
+        nisa.dma_copy(dst=out, src=a)
+    return out
+nki.simulate(k)(np.ones((128, 4), np.float32))
+`;
+    const r = h.run(src);
+    expect(r.exitCode, r.err).toBe(0);
+    const [w] = r.diagnostics.filter((d) => d.severity === "warning");
+    expect(w.code).toBe("dynamic-range-deprecated");
+    expect([w.file, w.line, w.col]).toEqual(["kernel.py", 9, 5]);
+  });
 });

@@ -11,7 +11,6 @@ of them here: the core opens it with the trace (``TraceContext.new_ctx`` with th
 """
 import builtins
 import json
-import warnings
 from contextlib import contextmanager
 
 from nki_playground import door as _core, loc as _loc, results as _results
@@ -71,15 +70,7 @@ def _issue_warnings(items, loc):
         # A Warning instance carries the core's code (docs/errors.md) to the run's record.
         message = category(text)
         message.nki_code = code[0] if code else None
-        if loc:
-            # warnings cannot carry a column; the run's diagnostic record takes it from here
-            _results.pending_warning_loc[0] = tuple(loc[:3])
-            try:
-                warnings.warn_explicit(message, category, loc[0], loc[1])
-            finally:
-                _results.pending_warning_loc[0] = None
-        else:
-            warnings.warn(message, category)
+        _results.warn_at(message, category, loc)
 
 
 class ScopeRegion:
