@@ -163,4 +163,19 @@ nki.simulate(k)(np.ones((128, 4), np.float32))
     expect(w.code).toBe("dynamic-range-deprecated");
     expect([w.file, w.line, w.col]).toEqual(["kernel.py", 9, 5]);
   });
+
+  test("dma_copy's address-space message names the spaces it takes (no '?')", () => {
+    const r = h.run(`${CURRENT}
+@nki.jit
+def k(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    y = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.psum)
+    nisa.dma_copy(dst=y, src=a)
+    return out
+nki.simulate(k)(np.ones((128, 4), np.float32))
+`);
+    expect(r.exitCode).toBe(1);
+    const d = r.diagnostics.find((x) => x.severity === "error");
+    expect(d.message).toBe("Expected operand 'dst' of 'dma_copy' to be in address space 'hbm|sbuf', but got a tile in 'psum' instead.");
+  });
 });
