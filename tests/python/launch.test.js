@@ -178,4 +178,38 @@ nki.simulate(k)(np.ones((128, 4), np.float32))
     const d = r.diagnostics.find((x) => x.severity === "error");
     expect(d.message).toBe("Expected operand 'dst' of 'dma_copy' to be in address space 'hbm|sbuf', but got a tile in 'psum' instead.");
   });
+
+  test.each([
+    ["beta1", `${BETA1}
+def copy_tile(u, t):
+    return u
+
+@nki.jit
+def k(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    t = nl.load(a)
+    u = copy_tile(t, t, scale=2.0)
+    nl.store(out, value=u)
+    return out
+nki.simulate_kernel(k, np.ones((2, 4), np.float32))
+`],
+    ["current", `${CURRENT}
+def copy_tile(u, t):
+    return u
+
+@nki.jit
+def k(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    t = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.sbuf)
+    u = copy_tile(t, t, scale=2.0)
+    return out
+nki.simulate(k)(np.ones((2, 4), np.float32))
+`],
+  ])("%s: a helper called with a wrong keyword is named as the user wrote it", (_lang, src) => {
+    const r = h.run(src);
+    expect(r.exitCode).toBe(1);
+    const d = r.diagnostics.find((x) => x.severity === "error");
+    expect(`${d.class}: ${d.message}`).toBe("TypeError: copy_tile() got an unexpected keyword argument 'scale'");
+    expect(r.err).not.toContain("__nki_");
+  });
 });
