@@ -212,4 +212,45 @@ nki.simulate(k)(np.ones((2, 4), np.float32))
     expect(`${d.class}: ${d.message}`).toBe("TypeError: copy_tile() got an unexpected keyword argument 'scale'");
     expect(r.err).not.toContain("__nki_");
   });
+
+  test("a ScopeRegion kept after the trace stays a readable value; its repr never raises", () => {
+    const r = h.run(`${BETA1}
+from neuronxcc.nki.compiler.backends.neuron.nki_ctx import get_cur_scope
+kept = []
+
+@nki.jit(mode="simulation")
+def k(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for i in nl.affine_range(2):
+        kept.append(get_cur_scope())
+    nl.store(out, value=nl.load(a))
+    return out
+
+@nki.jit(mode="simulation")
+def bad(a):
+    for i in nl.affine_range(2):
+        kept.append(get_cur_scope())
+        raise ValueError("stop")
+
+k(np.ones((2, 4), np.float32))
+try:
+    bad(np.ones((2, 4), np.float32))
+except ValueError:
+    pass
+for s in kept:
+    chain = []
+    p = s
+    while p is not None:
+        chain.append(p.kind)
+        p = p.parent
+    print(repr(s).split(" @ ")[0], s.axis["name"] if s.axis else None, s.loc[1], chain)
+`);
+    expect(r.exitCode, r.err).toBe(0);
+    const lines = r.out.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    for (const l of lines) {
+      expect(l).toMatch(/^<(LoopScope|AllocationScope) #\d+/);
+      expect(l).toMatch(/ \['AllocationScope', 'LoopScope', 'KernelScope'\]$/);
+    }
+  });
 });
