@@ -1,6 +1,7 @@
 #include "lang/common.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "printer/printer.h"
 #include "sema/sema.h"
@@ -11,19 +12,16 @@ namespace nki::lang {
 using namespace nki::ir;
 
 std::string mem_names(Mem m) {
-  switch (m) {
-  case Mem::Hbm:
-    return "hbm";
-  case Mem::Sbuf:
-    return "sbuf";
-  case Mem::Psum:
-    return "psum";
-  case Mem::OnChip:
-    return "psum|sbuf";
-  case Mem::Any:
-    return "hbm|psum|sbuf";
+  // Any set of spaces (dma_copy's destination is hbm|sbuf), spelled in NKI's order.
+  std::string names;
+  const std::pair<Mem, const char*> spaces[] = {
+      {Mem::Hbm, "hbm"}, {Mem::Psum, "psum"}, {Mem::Sbuf, "sbuf"}};
+  for (const auto& [bit, name] : spaces) {
+    if (!(static_cast<int>(m) & static_cast<int>(bit))) continue;
+    if (!names.empty()) names += "|";
+    names += name;
   }
-  return "?";
+  return names;
 }
 
 AccessPattern identity_pattern(const Tensor& t) {

@@ -8,7 +8,7 @@ front end) and is checked for what NKI's parser front end rejects.
 from . import _core, _views  # noqa: F401 (_views installs NkiTensor's view methods)
 from . import collectives, isa, language, typing  # noqa: F401
 from ._kernel import Kernel, jit  # noqa: F401
-from ._simulate import simulate_callable as simulate  # noqa: F401
+from ._kernel import simulate_callable as simulate  # noqa: F401
 
 __version__ = "0.6.0"
 
@@ -32,7 +32,8 @@ def __getattr__(name):
 
 # This front end joins the runner (nki_playground.runner), which imports no front end.
 from nki_playground import runner as _runner  # noqa: E402
-from . import _frontend as _frontend_mod, _kernel as _kernel_mod, _simulate as _simulate_mod  # noqa: E402
+from . import _frontend as _frontend_mod, _kernel as _kernel_mod, _launch as _launch_mod  # noqa: E402
+from . import _runtime  # noqa: E402,F401 (installs the runtime rewritten kernels call)
 from . import _trace as _trace_mod  # noqa: E402
 
 
@@ -41,7 +42,7 @@ def _simulate_for_runner(kernel, grid, args, kwargs):
     dimension)."""
     if grid:
         kernel = kernel[int(grid[0])] if len(grid) == 1 else kernel[tuple(grid)]
-    _simulate_mod.simulate(kernel, args, kwargs)
+    _launch_mod.simulate(kernel.fn, kernel.lnc, args, kwargs)
 
 
 _runner.register_front_end("nki", forget=_frontend_mod.forget, abandon=_trace_mod.deactivate,

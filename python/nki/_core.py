@@ -5,9 +5,8 @@ names one, crosses as JSON, and its warnings (``{"warn": [[class, message, code]
 issued as Python warnings at that location.
 """
 import json
-import warnings
 
-from nki_playground import door, loc as _loc
+from nki_playground import door, loc as _loc, results as _results
 
 
 class NkiWarningMixin:
@@ -32,8 +31,7 @@ def _issue(items, loc):
             cls = UserWarning
         w = cls(message)
         w.nki_code = code
-        file, line = (loc[0], loc[1]) if loc else ("<unknown>", 0)
-        warnings.warn_explicit(w, cls, file, line)
+        _results.warn_at(w, cls, loc or ("<unknown>", 0, None))
 
 
 def raise_diagnostic(name, *args, loc=None):
@@ -49,5 +47,4 @@ def warn(message, cls=UserWarning, code=None, loc=None):
     w.nki_code = code
     frame = _loc.user_frame(2)
     module = frame.f_globals.get("__name__", "__main__") if frame is not None else "__main__"
-    warnings.warn_explicit(w, cls, loc[0] if loc else "<unknown>", loc[1] if loc else 0,
-                           module=module)
+    _results.warn_at(w, cls, loc or ("<unknown>", 0, None), module=module)

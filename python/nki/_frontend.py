@@ -230,10 +230,18 @@ def _as_list(x):
 _rewrites = _kernel_def.Rewrites(_build)
 
 
+#: The runtime rewritten code calls (``__nki_rt``): a slot that _runtime, which builds on this
+#: module, fills when it is imported (``install_runtime``).
+_runtime = [None]
+
+
+def install_runtime(rt):
+    _runtime[0] = rt
+
+
 def transformed(func):
     """The checked, rewritten version of ``func`` (``func`` itself without source)."""
-    from . import _runtime  # a cycle: the runtime the rewritten code calls builds on this module
-    return _rewrites.get(func, _runtime.RUNTIME)
+    return _rewrites.get(func, _runtime[0])
 
 
 def call_traced(f, args, kwargs):

@@ -6,7 +6,7 @@ import types
 from nki_playground import loc as _loc
 
 from . import _core, _rules, _trace
-from ._frontend import call_traced, is_user_function
+from ._frontend import call_traced, install_runtime, is_user_function
 from ._kernel import Kernel
 from ._registers import DynamicRange, VirtualRegister, dynamic_while
 
@@ -139,3 +139,4 @@ class Runtime:
 
 
 RUNTIME = Runtime()
+install_runtime(RUNTIME)

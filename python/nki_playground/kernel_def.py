@@ -153,6 +153,9 @@ def _instantiate(entry, func, rt):
     cells = [c.cell_contents for c in (func.__closure__ or ())]
     new = namespace["__nki_factory"](rt, *cells)
     new.__defaults__ = func.__defaults__
+    # The user's name in every message Python makes about the call (a wrong keyword), not the
+    # factory's (``__nki_factory.<locals>.f``).
+    new.__qualname__ = func.__qualname__
     new.__kwdefaults__ = func.__kwdefaults__
     new.__nki_original__ = func
     new.__nki_rt__ = rt

@@ -134,6 +134,22 @@ def error(exc, rendered):
 pending_warning_loc = [None]
 
 
+def warn_at(message, category, loc, module=None):
+    """Issues the warning ``message`` (a ``category`` instance) at ``loc`` ([file, line, col]),
+    as if ``module`` raised it: shown as ``warnings`` shows it, and recorded with its column."""
+    import warnings
+    if not loc:
+        warnings.warn(message, category)
+        return
+    pending_warning_loc[0] = tuple(loc[:3])
+    # (module=None is not the default: CPython's warn_explicit then matches no filter)
+    extra = {"module": module} if module is not None else {}
+    try:
+        warnings.warn_explicit(message, category, loc[0], loc[1], **extra)
+    finally:
+        pending_warning_loc[0] = None
+
+
 def _show_warning(original):
     def show(message, category, filename, lineno, file=None, line=None):
         import warnings

@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "bind_printer.h"
@@ -20,7 +21,7 @@ namespace {
 class Simulation {
 public:
   Simulation(std::shared_ptr<const nki::ir::Kernel> k, nki::sim::SimOptions o)
-      : sim_(std::move(k), o) {}
+      : kernel_(k), sim_(std::move(k), o) {}
 
   int num_inputs() const { return static_cast<int>(sim_.num_inputs()); }
   int num_outputs() const { return static_cast<int>(sim_.num_outputs()); }
@@ -42,13 +43,19 @@ public:
     });
   }
 
-  /// {"name", "shape", "dtype"} of output `i`.
+  /// {"name", "shape", "dtype", "param"?} of output `i`; "param" is the index of the kernel
+  /// parameter the output is (a kernel that writes its results through its parameters), so
+  /// the host writes it back without reading the IR.
   std::string output_info(int i) const {
     return guard([&] {
       const nki::ir::Tensor& t = sim_.output_tensor(static_cast<size_t>(i));
       nki::util::JsonWriter w;
       w.begin_object().key("name").value(t.name).key("shape").int_list(t.shape);
-      w.key("dtype").value(nki::ir::dtype_name(t.dtype)).end_object();
+      w.key("dtype").value(nki::ir::dtype_name(t.dtype));
+      const auto& params = kernel_->params();
+      auto p = std::find(params.begin(), params.end(), kernel_->outputs().at(i));
+      if (p != params.end()) w.key("param").value(static_cast<int64_t>(p - params.begin()));
+      w.end_object();
       return w.take();
     });
   }
@@ -69,6 +76,7 @@ private:
     size_t n = 0;
   };
 
+  std::shared_ptr<const nki::ir::Kernel> kernel_;
   nki::sim::Simulator sim_;
 };
 

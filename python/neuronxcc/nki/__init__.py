@@ -26,10 +26,10 @@ def _abandon():
         _TraceContext.abandon()
 
 
-def _simulate(kernel, grid, args, kwargs):
+def _simulate_for_runner(kernel, grid, args, kwargs):
     _kernel_mod.simulate_kernel(kernel[grid] if grid else kernel, *args, **kwargs)
 
 
 _runner.register_front_end("neuronxcc.nki", forget=_frontend_mod.forget, abandon=_abandon,
                            kernel_types=(_kernel_mod.Kernel,), as_kernel=_kernel_mod.Kernel,
-                           simulate=_simulate)
+                           simulate=_simulate_for_runner)

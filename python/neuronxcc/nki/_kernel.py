@@ -6,75 +6,18 @@ variables, record the returned tensors as outputs and finalize. Every exit path 
 ``TraceContext.global_ctx`` None (a failed trace never poisons the next).
 """
 import inspect
-import json
 
 from . import _dtypes, _frontend, _simulate
 from ._control import RUNTIME
 from .language import _grid_dim
-from nki_playground import door as _core, kernel_def as _kernel_def, loc as _loc
+from nki_playground import door as _core, kernel_def as _kernel_def, launch, loc as _loc
 from ._tensor import NkiTensor
-from .compiler.backends.neuron.TraceContext import TraceContext, TraceOptions, KernelScope
+from .compiler.backends.neuron.TraceContext import KernelScope, TraceContext, TraceOptions
 from .compiler.backends.neuron.nki_ctx import nki_ctx_or_none
 from .typing import TensorType, is_mutable_annotation
 
-class Trace:
-    """A traced kernel's IR. ``str()`` is the IR text; ``to_json()`` the versioned JSON form.
-
-    The handle is the core's: the kernel is printed once there (its run session also keeps it
-    for the runtime, which takes a run's traces from the core, not from here)."""
-
-    def __init__(self, handle):
-        self._h = handle
-        self.kernel_name = handle.name()
-        self._text = self._json = self._records_json = None
-        self.simulated = False  # traced for a simulation (set by trace())
-
-    def _handle(self):
-        if self._h is None:
-            raise ValueError("this trace was closed")
-        return self._h
-
-    def text(self):
-        if self._text is None:
-            self._text = self._handle().text()
-        return self._text
-
-    def __str__(self):
-        return self.text()
-
-    def __repr__(self):
-        return f"<nki trace of {self.kernel_name}>"
-
-    def to_json(self):
-        """The IR as a JSON string (docs/ir-format.md)."""
-        if self._json is None:
-            self._json = self._handle().to_json()
-        return self._json
-
-    def records(self):
-        """The printer's line records: [{text, depth, op_id, region_id, loc}]."""
-        return json.loads(self._handle().records_json())
-
-    def records_json(self):
-        if self._records_json is None:
-            self._records_json = self._handle().records_json()
-        return self._records_json
-
-    @property
-    def instruction_count(self):
-        return self._handle().instruction_count()
-
-    def close(self):
-        """Frees the core's copy of the IR now (otherwise when the trace is collected)."""
-        if self._h is not None:
-            self._h.delete()
-            self._h = None
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # interpreter teardown
-            pass
+#: A traced kernel's IR (``str()`` the text, ``to_json()`` the JSON form): the launch layer's.
+Trace = launch.Trace
 
 
 def _is_tensor_like(x):
@@ -131,19 +74,22 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
                 _core.raise_diagnostic("err_nki_param_not_hashable", pname, type(value).__name__)
     opts = TraceOptions(name, grid, _loc.def_loc(func), params,
                         platform_target=options.get("platform_target"))
-    ctx = TraceContext.new_ctx(opts)
-    finalized = False
-    try:
+    request = {"kernel": opts.kernel_name, "grid": list(opts.grid), "loc": opts.loc,
+               "params": params}
+    cell = _Cell(opts)
+
+    def body(opened):
+        ctx = cell.ctx
         call_args = dict(bound.arguments)
-        for pname, reply in zip(tensor_names, ctx.opened["params"]):
+        for pname, reply in zip(tensor_names, opened["params"]):
             call_args[pname] = NkiTensor(reply)
         a, kw = _kernel_def.rebind(sig, call_args)
-        body = _frontend.transformed(func, RUNTIME)
+        fn = _frontend.transformed(func, RUNTIME)
         ctx.trace_scope = KernelScope(None, f"{name}@{opts.loc[0]}:{opts.loc[1]}"
                                       if opts.loc else name, name)
         RUNTIME.return_loc = None
         try:
-            result = body(*a, **kw)
+            result = fn(*a, **kw)
         except BaseException:
             ctx.failed = True
             raise
@@ -156,17 +102,28 @@ def trace(func, grid, args, kwargs, options=None, simulated=False):
                 if RUNTIME.return_loc:  # the kernel's own return statement ran last
                     e.nki_loc = RUNTIME.return_loc
                 raise e
-        handle = TraceContext.finalize_kernel({"values": [o._ref() for o in outs],
-                                               "region": ctx.opened["region"],
-                                               "by_reference": by_reference,
-                                               "loc": opts.loc, "simulated": simulated})
-        finalized = True
-    finally:
-        if not finalized:
-            TraceContext.abandon()
-    t = Trace(handle)
+        return {"values": [o._ref() for o in outs], "region": opened["region"],
+                "by_reference": by_reference, "loc": opts.loc}
+
+    t = launch.trace(_simulate.LANGUAGE, request, body, cell, simulated=simulated)
     t.inputs = [(n, bound.arguments[n]) for n in tensor_names]  # what a simulation reads
     return t
+
+
+class _Cell:
+    """``TraceContext.global_ctx`` while the kernel is traced (the launch layer's cell)."""
+
+    def __init__(self, opts):
+        self.opts, self.ctx = opts, None
+
+    def enter(self, opened):
+        self.ctx = TraceContext.install(self.opts, opened)
+
+    def end(self, end):
+        return TraceContext.end_request(self.ctx, end)
+
+    def leave(self):
+        TraceContext.clear()
 
 
 class GriddedKernel:
@@ -186,19 +143,16 @@ class GriddedKernel:
         return f"{self.kernel.func.__name__}{list(self.grid)}"
 
 
-class Kernel:
+class Kernel(launch.KernelObject):
     """A function decorated with ``@nki.jit``."""
 
     def __init__(self, func, mode="auto", **options):
         if isinstance(func, Kernel):  # nki.jit(already_jitted_kernel, ...)
             options = dict(func.options, **options)
             func = func.func
-        self.func = func
+        self._wrap(func)
         self.mode = mode
         self.options = dict(options, mode=mode)
-        self.__name__ = func.__name__
-        self.__doc__ = func.__doc__
-        self.__wrapped__ = func
 
     def __getitem__(self, grid):
         if not isinstance(grid, tuple):
@@ -220,7 +174,7 @@ class Kernel:
             if self.mode not in ("simulation", "trace"):
                 _simulate.say_once(("device", self.mode), _simulate.NO_DEVICE.format(
                     mode=self.mode, name=self.func.__name__))
-            r = _simulate.run(t, t.inputs, self.options,
+            r = _simulate.run(t, self.options,
                               zero_placeholders=self.mode in ("benchmark", "profile"))
         finally:
             t.close()
@@ -292,7 +246,7 @@ def simulate_kernel(kernel, *args, **kwargs):
     options = kernel.options if isinstance(kernel, Kernel) else {}
     t = trace(func, grid, args, kwargs, options, simulated=True)
     try:
-        r = _simulate.run(t, t.inputs, options)
+        r = _simulate.run(t, options)
     finally:
         t.close()
     return _simulate.returned(r.outputs)

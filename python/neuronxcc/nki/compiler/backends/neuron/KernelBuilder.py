@@ -11,7 +11,6 @@ of them here: the core opens it with the trace (``TraceContext.new_ctx`` with th
 """
 import builtins
 import json
-import warnings
 from contextlib import contextmanager
 
 from nki_playground import door as _core, loc as _loc, results as _results
@@ -71,15 +70,7 @@ def _issue_warnings(items, loc):
         # A Warning instance carries the core's code (docs/errors.md) to the run's record.
         message = category(text)
         message.nki_code = code[0] if code else None
-        if loc:
-            # warnings cannot carry a column; the run's diagnostic record takes it from here
-            _results.pending_warning_loc[0] = tuple(loc[:3])
-            try:
-                warnings.warn_explicit(message, category, loc[0], loc[1])
-            finally:
-                _results.pending_warning_loc[0] = None
-        else:
-            warnings.warn(message, category)
+        _results.warn_at(message, category, loc)
 
 
 class ScopeRegion:
@@ -87,24 +78,22 @@ class ScopeRegion:
     FunctionScope, LoopScope, IfScope, WhileScope, AllocationScope, ScopeRegion), ``id``,
     ``parent`` (a ScopeRegion or None), ``loc`` (file, line, col) and per kind ``name``
     (kernel / function), ``axis`` (a LoopScope's {name, lb, ub, stride, type}), ``is_else``
-    (IfScope), ``tag`` (ScopeRegion). One object per region of a trace."""
+    (IfScope), ``tag`` (ScopeRegion). One object per region of a trace.
 
-    __slots__ = ("_codegen", "id", "kind", "_parent", "loc", "name", "axis", "is_else", "tag")
+    A value: its parent chain is resolved when the region is first asked for, so it stays
+    readable — and its repr never asks the core — after the trace has ended or failed."""
 
-    def __init__(self, codegen, info):
-        self._codegen = codegen
+    __slots__ = ("id", "kind", "parent", "loc", "name", "axis", "is_else", "tag")
+
+    def __init__(self, info, parent):
         self.id = info["id"]
         self.kind = info["kind"]
-        self._parent = info["parent"]
+        self.parent = parent
         self.loc = tuple(info["loc"])
         self.name = info.get("name")
         self.axis = info.get("axis")
         self.is_else = info.get("else", False)
         self.tag = info.get("tag")
-
-    @property
-    def parent(self):
-        return self._codegen.region(self._parent) if self._parent >= 0 else None
 
     def __repr__(self):
         detail = ""
@@ -148,7 +137,8 @@ class NeuronCodegen:
         found = self._regions.get(region_id)
         if found is None:
             info = _loads(_core.op(_dumps({"op": "region", "region": region_id})))
-            found = self._regions[region_id] = ScopeRegion(self, info)
+            parent = self.region(info["parent"]) if info["parent"] >= 0 else None
+            found = self._regions[region_id] = ScopeRegion(info, parent)
         return found
 
     def flush_pops(self):

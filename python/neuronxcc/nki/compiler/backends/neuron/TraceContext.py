@@ -59,15 +59,39 @@ class TraceContext:
     def new_ctx(cls, opts):
         """Opens a trace in the core and installs its codegen context in the cell. With
         ``opts.params`` the core also declares the parameters and opens the KernelScope (one
-        boundary call); the reply is kept as ``ctx.opened``."""
+        boundary call); the reply is kept as ``ctx.opened``. (Kernels are traced through the
+        launch layer, nki_playground.launch, which calls ``install`` / ``clear``.)"""
         request = {"kernel": opts.kernel_name, "grid": list(opts.grid), "loc": opts.loc}
         if opts.params is not None:
             request["params"] = opts.params
-        reply = _core.new_ctx(json.dumps(request))
+        return cls.install(opts, json.loads(_core.new_ctx(json.dumps(request))))
+
+    @classmethod
+    def install(cls, opts, opened):
+        """The cell's context for a trace the core has opened (``opened``: its reply)."""
         ctx = NeuronCodegen(opts)
-        ctx.opened = json.loads(reply)
+        ctx.opened = opened
         cls.global_ctx = ctx
         return ctx
+
+    @classmethod
+    def clear(cls):
+        """Empties the cell (the trace ends, finished or not)."""
+        ctx = cls.global_ctx
+        cls.global_ctx = None
+        if ctx is not None:
+            ctx._closed = True
+
+    @staticmethod
+    def end_request(ctx, end=None):
+        """``end`` with the scopes whose closing ``ctx`` deferred (sent now without one)."""
+        if ctx is not None and ctx.builder.pending_pops:
+            if end:
+                end["pop"] = ctx.builder.pending_pops
+                ctx.builder.pending_pops = []
+            else:
+                ctx.flush_pops()
+        return end
 
     @classmethod
     def finalize_kernel(cls, end=None):
@@ -75,21 +99,12 @@ class TraceContext:
         the core's trace handle. ``end`` ({"values", "region", "loc"}) closes the KernelScope
         opened by new_ctx and records the outputs in the same call."""
         ctx = cls.global_ctx
-        cls.global_ctx = None
-        if ctx is not None:
-            ctx._closed = True
-            if end and ctx.builder.pending_pops:
-                end["pop"] = ctx.builder.pending_pops
-                ctx.builder.pending_pops = []
-            elif ctx.builder.pending_pops:
-                ctx.flush_pops()
+        cls.clear()
+        end = cls.end_request(ctx, end)
         return _core.finalize_kernel(json.dumps(end) if end else "")
 
     @classmethod
     def abandon(cls):
         """The failure path: clears both cells, dropping the partial kernel."""
-        ctx = cls.global_ctx
-        cls.global_ctx = None
-        if ctx is not None:
-            ctx._closed = True
+        cls.clear()
         _core.abandon_trace()
