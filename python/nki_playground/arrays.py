@@ -2,7 +2,7 @@
 shared by the front ends and the run's records (``results``).
 """
 from . import dtype_values
-from .standins import ensure_numpy, is_fallback
+from .standins import ensure_numpy, is_fallback, standin_io
 
 _ALIASES = {"bool": "bool_", "float8_e4m3fn": "float8_e4m3", "float8_e5m2fn": "float8_e5m2"}
 # The current language names ml_dtypes' types as they are: float8_e4m3fn is the OCP format.
@@ -38,8 +38,7 @@ def to_bytes(arr, name):
     """The bytes of array ``arr`` (row-major) for a parameter of NKI dtype ``name``."""
     np = ensure_numpy()
     if is_fallback(np):
-        from numpy_standin import _io  # only with the stand-in (a real NumPy has no _io)
-        return _io.to_bytes(arr)
+        return standin_io().to_bytes(arr)
     a = np.ascontiguousarray(arr)
     return memoryview(a.reshape(-1).view(np.uint8))
 
@@ -48,8 +47,7 @@ def from_bytes(raw, name, shape):
     """An array of NKI dtype ``name`` and ``shape`` over the bytes ``raw`` (copied)."""
     np = ensure_numpy()
     if is_fallback(np):
-        from numpy_standin import _io  # only with the stand-in (a real NumPy has no _io)
-        return _io.from_bytes(raw, name, shape)
+        return standin_io().from_bytes(raw, name, shape)
     dt = _numpy_dtype(np, "float32" if name == "tfloat32" else name)
     if dt is None:
         return np.array(dtype_values.decode(raw, name), dtype=np.float32).reshape(shape)

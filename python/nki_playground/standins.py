@@ -37,6 +37,23 @@ def ensure_numpy():
     return standin
 
 
+def standin_io():
+    """The stand-in's byte codec (``to_bytes(arr)``, ``from_bytes(raw, dtype, shape)``): arrays
+    cross the door without a copy through Python objects. Only with the stand-in installed."""
+    from numpy_standin import _io  # only with the stand-in (a real NumPy has no _io)
+    return _io
+
+
+def compare_hook():
+    """The stand-in's comparison hook, a one-item list whose item its ``allclose`` /
+    ``assert_allclose`` call with each comparison (the runner records those against simulated
+    outputs); None with a real NumPy, which has none."""
+    if not is_fallback(sys.modules.get("numpy")):
+        return None
+    from numpy_standin import _testing  # only with the stand-in
+    return _testing.on_compare
+
+
 def _ensure_ml_dtypes():
     """With the NumPy stand-in in place, ``import ml_dtypes`` gives its stand-in (bfloat16 and
     the float8 types NKI uses, their names known to ``np.dtype``)."""
