@@ -7,6 +7,7 @@ import { unpackPythonCache } from "./python-cache.mjs";
 import { bootPyodide } from "./snapshot.mjs";
 import { decodeResults } from "./results.mjs";
 import { decodeOutput, encodeInputs } from "./simulate.mjs";
+import { printedTrace, traceEntry } from "./traces.mjs";
 
 export { transferables } from "./results.mjs";
 
@@ -136,14 +137,6 @@ _nki_flush`);
     }
   }
 
-  /** Hands over (and clears) what the last run recorded: traces, diagnostics, simulations. */
-  function takeResults() {
-    const { text, blob } = takeRaw();
-    const results = decodeResults(text, blob);
-    results.traces = takeTraces();
-    return results;
-  }
-
   /**
    * The run's kernels, from the core's run session (core/run/run_session.h), and ends the run.
    * Each entry is printed once in the core; `irJson` is the printer's own text of `ir` (the
@@ -187,8 +180,10 @@ _nki_flush`);
     }
   }
 
-  function finish(exitCode) {
-    return { exitCode: Number(exitCode), ...takeResults() };
+  /** What the run recorded (traces, diagnostics, simulations), handed over and cleared. */
+  function finish(exitCode, stream) {
+    const { text, blob } = takeRaw();
+    return { exitCode: Number(exitCode), ...decodeResults(text, blob), traces: stream.take() };
   }
 
   const runtime = {
@@ -204,12 +199,12 @@ _nki_flush`);
      * also come back structured in `diagnostics`.
      * @returns {{exitCode: number, traces: object[], diagnostics: object[], simulations: object[]}}
      */
-    runSource(source, { filename = "kernel.py", argv = [], onTrace } = {}) {
+    runSource(source, { filename = "kernel.py", argv = [], onTrace, printed = false } = {}) {
       takeRaw(); // drop what an earlier, interrupted run left behind
-      const stream = traceStream(core, onTrace);
+      const stream = traceStream(core, onTrace, printed, takeTraces);
       core.begin_run(stream.listener);
       const exitCode = withArgv(argv, (pyArgv) => runner.run_source(String(source), String(filename), pyArgv));
-      return stream.rethrow(finish(exitCode));
+      return stream.rethrow(finish(exitCode, stream));
     },
 
     /**
@@ -263,12 +258,12 @@ _nki_flush`);
      * Runs a file already present in Pyodide's file system (the Node wrapper replaces this
      * with one that mounts the host file system first).
      */
-    runPyodideFile(path, argv = [], { onTrace } = {}) {
+    runPyodideFile(path, argv = [], { onTrace, printed = false } = {}) {
       takeRaw();
-      const stream = traceStream(core, onTrace);
+      const stream = traceStream(core, onTrace, printed, takeTraces);
       core.begin_run(stream.listener);
       const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv));
-      return stream.rethrow(finish(exitCode));
+      return stream.rethrow(finish(exitCode, stream));
     },
 
     runFile() {
@@ -303,36 +298,54 @@ export class NkiScriptError extends Error {
  */
 function kernelEntry(core, i) {
   const e = core.run_kernel(i);
-  return {
-    kernel: e.kernel,
-    text: e.text,
-    records: JSON.parse(e.records),
-    regions: JSON.parse(e.regions),
-    ir: JSON.parse(e.ir),
-    simulated: e.simulated,
-    irJson: e.ir,
-  };
+  return traceEntry(e, e.text);
 }
 
 /**
  * The core's listener for a run's `onTrace` (none without one: the core then prints nothing
- * until the run's traces are taken). The core calls it with the index of each new kernel of
- * its run session as the kernel is finished; the caller gets the same object as the entry of
- * the final `traces`. It never throws: an exception thrown by `onTrace` must not surface inside
- * the user's script (it would read as the script's own error at the kernel call), nor cross
- * the core's C++ frames, so it is kept and rethrown once the run is over.
+ * until the run's traces are taken), and the run's final `traces` (`take()`, which ends the
+ * run). The core calls the listener with the index of each new kernel of its run session as the
+ * kernel is finished; `onTrace` gets its trace entry, which is then also the final list's entry
+ * (the same object, read and parsed once), or with `printed` its printed form (./traces.mjs) and
+ * index, to post as it is: the final `traces` are then references `{index, simulated}` to the
+ * streamed entries, nothing is sent twice. The listener never throws: an exception thrown by
+ * `onTrace` must not surface inside the user's script (it would read as the script's own error
+ * at the kernel call), nor cross the core's C++ frames, so it is kept and rethrown once the run
+ * is over.
  */
-function traceStream(core, onTrace) {
-  if (typeof onTrace !== "function") return { listener: undefined, rethrow: (result) => result };
+function traceStream(core, onTrace, printed, takeTraces) {
+  if (typeof onTrace !== "function") {
+    return { listener: undefined, take: takeTraces, rethrow: (result) => result };
+  }
   let error = null;
+  const streamed = [];
   return {
     listener(i) {
       if (error) return;
       try {
-        onTrace(kernelEntry(core, i));
+        if (printed) {
+          streamed[i] = true;
+          onTrace(printedTrace(core, i), i);
+        } else {
+          onTrace((streamed[i] = kernelEntry(core, i)));
+        }
       } catch (err) {
         error = { err };
       }
+    },
+    take() {
+      const traces = [];
+      const n = core.run_kernel_count();
+      for (let i = 0; i < n; i++) {
+        // Only the flag can have changed since the entry was streamed (a later copy of the
+        // kernel was traced without simulating).
+        const simulated = core.run_kernel(i).simulated;
+        if (printed) traces.push({ index: i, simulated });
+        else if (streamed[i]) traces.push(Object.assign(streamed[i], { simulated }));
+        else traces.push(kernelEntry(core, i));
+      }
+      core.end_run();
+      return traces;
     },
     rethrow(result) {
       if (error) throw error.err;
