@@ -10,6 +10,7 @@ import { decodeOutput, encodeInputs } from "./simulate.mjs";
 import { printedTrace, traceEntry } from "./traces.mjs";
 
 export { transferables } from "./results.mjs";
+export { assembleTraces, traceEntry } from "./traces.mjs";
 
 /** Where the Python package lives inside Pyodide's file system. */
 export const PYTHON_ROOT = "/nki/python";
