@@ -151,22 +151,28 @@ _nki_flush`);
     return traces;
   }
 
-  function takeRaw() {
+  /**
+   * Hands what Python holds of the last run (take_results(): the JSON text and the tensors'
+   * bytes) to `decode(text, blob)`, returns what it returns, and clears it. `blob` is a view of
+   * the Python bytes in Pyodide's memory, valid only during `decode` (the decoders copy what
+   * they keep), so the tensors' bytes are not copied out of Python first.
+   */
+  function takeRaw(decode = () => undefined) {
     const pair = runner.take_results();
-    let text;
-    let blob;
     try {
-      text = pair.get(0);
+      const text = pair.get(0);
       const bytes = pair.get(1);
+      let view = null;
       try {
-        blob = bytes.toJs();
+        view = bytes.getBuffer("u8");
+        return decode(text, view.data);
       } finally {
+        view?.release();
         bytes.destroy();
       }
     } finally {
       pair.destroy();
     }
-    return { text, blob };
   }
 
   /** Runs `fn` with the run's stdout/stderr collected; returns [fn's value, {stdout, stderr}]. */
@@ -183,8 +189,7 @@ _nki_flush`);
 
   /** What the run recorded (traces, diagnostics, simulations), handed over and cleared. */
   function finish(exitCode, stream) {
-    const { text, blob } = takeRaw();
-    return { exitCode: Number(exitCode), ...decodeResults(text, blob), traces: stream.take() };
+    return { exitCode: Number(exitCode), ...takeRaw(decodeResults), traces: stream.take() };
   }
 
   const runtime = {
@@ -239,14 +244,19 @@ _nki_flush`);
           flush();
         }
       });
-      const raw = takeRaw();
       // Only the outputs' bytes are decoded (in their own dtypes); the other tensor summaries
       // of the run are not needed here.
-      const r = { exitCode, ...JSON.parse(raw.text), traces: takeTraces() };
+      let outputs = null;
+      const parsed = takeRaw((json, blob) => {
+        const p = JSON.parse(json);
+        if (exitCode === 0) outputs = p.simulations[p.simulations.length - 1].outputs.map((o) => decodeOutput(o, blob));
+        return p;
+      });
+      const r = { exitCode, ...parsed, traces: takeTraces() };
       if (exitCode !== 0) throw new NkiScriptError(r, text.stderr);
       const sim = r.simulations[r.simulations.length - 1];
       return {
-        outputs: sim.outputs.map((o) => decodeOutput(o, raw.blob)),
+        outputs,
         prints: sim.prints,
         warnings: sim.warnings,
         traces: r.traces,
