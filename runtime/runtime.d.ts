@@ -126,7 +126,10 @@ export interface Simulation {
 export interface RunResult {
   /** The script's exit status: 0 on success, non-zero if it raised or called sys.exit(n). */
   exitCode: number;
-  /** Every kernel traced during the run, in order. */
+  /**
+   * Every kernel traced during the run, in order (with RunOptions `printed`: references
+   * `{index, simulated}` to the traces onTrace was given).
+   */
   traces: KernelTrace[];
   /** The error that ended the script (if any) and the warnings it printed, in order. */
   diagnostics: Diagnostic[];
@@ -141,12 +144,30 @@ export interface RunOptions {
   argv?: string[];
   /**
    * Called with each kernel's trace as soon as it is recorded, while the script goes on (the
-   * page shows the IR before a long simulation ends). Same shape as an entry of the final
-   * `traces`; a kernel traced again to the same IR is reported once. `simulated` is what was
-   * known then: the final `traces` are authoritative. An exception it throws is rethrown by
-   * the run once the script is over (the script does not see it).
+   * page shows the IR before a long simulation ends). It is the entry of the final `traces`
+   * itself (the same object); a kernel traced again to the same IR is reported once. Its
+   * `simulated` is what was known then; the final list brings it up to date. An exception it
+   * throws is rethrown by the run once the script is over (the script does not see it).
+   * With `printed`, it gets the trace's printed form and index instead.
    */
-  onTrace?: (trace: KernelTrace) => void;
+  onTrace?: ((trace: KernelTrace) => void) | ((trace: PrintedTrace, index: number) => void);
+  /**
+   * For a caller that passes the traces on (the browser worker posts them to the page): onTrace
+   * gets each trace in the core's printed form, unparsed, with its index, and the result's
+   * `traces` are references `{index, simulated}` to those (each trace crosses once). The
+   * receiving side builds the entries with `traceEntry` and the list with `assembleTraces`
+   * (runtime/traces.mjs). Only with `onTrace`.
+   */
+  printed?: boolean;
+}
+
+/** A trace as the core prints it: records, regions and ir are the printer's JSON texts. */
+export interface PrintedTrace {
+  kernel: string;
+  simulated: boolean;
+  records: string;
+  regions: string;
+  ir: string;
 }
 
 /** A nested JS array of numbers, e.g. `[[1, 2], [3, 4]]` (float32). */
@@ -273,6 +294,13 @@ export interface CreateRuntimeOptions {
 export const PYTHON_ROOT: "/nki/python";
 /** The ArrayBuffers of every tensor's data in `simulations` (a postMessage transfer list). */
 export function transferables(simulations: Simulation[]): ArrayBuffer[];
+/** The trace entry of a printed form (runSource's `printed`); its `text` is its records' lines. */
+export function traceEntry(printed: PrintedTrace): KernelTrace;
+/**
+ * A run's final traces from the entries built as they streamed (by index) and its references:
+ * the same objects, `simulated` brought up to date. Throws when one did not arrive.
+ */
+export function assembleTraces(streamed: KernelTrace[], refs: Array<{ index: number; simulated: boolean }>): KernelTrace[];
 export function createRuntime(options: CreateRuntimeOptions): Promise<Runtime>;
 
 export interface CreateNodeRuntimeOptions {

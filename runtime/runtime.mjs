@@ -7,8 +7,10 @@ import { unpackPythonCache } from "./python-cache.mjs";
 import { bootPyodide } from "./snapshot.mjs";
 import { decodeResults } from "./results.mjs";
 import { decodeOutput, encodeInputs } from "./simulate.mjs";
+import { printedTrace, traceEntry } from "./traces.mjs";
 
 export { transferables } from "./results.mjs";
+export { assembleTraces, traceEntry } from "./traces.mjs";
 
 /** Where the Python package lives inside Pyodide's file system. */
 export const PYTHON_ROOT = "/nki/python";
@@ -136,14 +138,6 @@ _nki_flush`);
     }
   }
 
-  /** Hands over (and clears) what the last run recorded: traces, diagnostics, simulations. */
-  function takeResults() {
-    const { text, blob } = takeRaw();
-    const results = decodeResults(text, blob);
-    results.traces = takeTraces();
-    return results;
-  }
-
   /**
    * The run's kernels, from the core's run session (core/run/run_session.h), and ends the run.
    * Each entry is printed once in the core; `irJson` is the printer's own text of `ir` (the
@@ -157,22 +151,28 @@ _nki_flush`);
     return traces;
   }
 
-  function takeRaw() {
+  /**
+   * Hands what Python holds of the last run (take_results(): the JSON text and the tensors'
+   * bytes) to `decode(text, blob)`, returns what it returns, and clears it. `blob` is a view of
+   * the Python bytes in Pyodide's memory, valid only during `decode` (the decoders copy what
+   * they keep), so the tensors' bytes are not copied out of Python first.
+   */
+  function takeRaw(decode = () => undefined) {
     const pair = runner.take_results();
-    let text;
-    let blob;
     try {
-      text = pair.get(0);
+      const text = pair.get(0);
       const bytes = pair.get(1);
+      let view = null;
       try {
-        blob = bytes.toJs();
+        view = bytes.getBuffer("u8");
+        return decode(text, view.data);
       } finally {
+        view?.release();
         bytes.destroy();
       }
     } finally {
       pair.destroy();
     }
-    return { text, blob };
   }
 
   /** Runs `fn` with the run's stdout/stderr collected; returns [fn's value, {stdout, stderr}]. */
@@ -187,8 +187,9 @@ _nki_flush`);
     }
   }
 
-  function finish(exitCode) {
-    return { exitCode: Number(exitCode), ...takeResults() };
+  /** What the run recorded (traces, diagnostics, simulations), handed over and cleared. */
+  function finish(exitCode, stream) {
+    return { exitCode: Number(exitCode), ...takeRaw(decodeResults), traces: stream.take() };
   }
 
   const runtime = {
@@ -204,12 +205,12 @@ _nki_flush`);
      * also come back structured in `diagnostics`.
      * @returns {{exitCode: number, traces: object[], diagnostics: object[], simulations: object[]}}
      */
-    runSource(source, { filename = "kernel.py", argv = [], onTrace } = {}) {
+    runSource(source, { filename = "kernel.py", argv = [], onTrace, printed = false } = {}) {
       takeRaw(); // drop what an earlier, interrupted run left behind
-      const stream = traceStream(core, onTrace);
+      const stream = traceStream(core, onTrace, printed, takeTraces);
       core.begin_run(stream.listener);
       const exitCode = withArgv(argv, (pyArgv) => runner.run_source(String(source), String(filename), pyArgv));
-      return stream.rethrow(finish(exitCode));
+      return stream.rethrow(finish(exitCode, stream));
     },
 
     /**
@@ -243,14 +244,19 @@ _nki_flush`);
           flush();
         }
       });
-      const raw = takeRaw();
       // Only the outputs' bytes are decoded (in their own dtypes); the other tensor summaries
       // of the run are not needed here.
-      const r = { exitCode, ...JSON.parse(raw.text), traces: takeTraces() };
+      let outputs = null;
+      const parsed = takeRaw((json, blob) => {
+        const p = JSON.parse(json);
+        if (exitCode === 0) outputs = p.simulations[p.simulations.length - 1].outputs.map((o) => decodeOutput(o, blob));
+        return p;
+      });
+      const r = { exitCode, ...parsed, traces: takeTraces() };
       if (exitCode !== 0) throw new NkiScriptError(r, text.stderr);
       const sim = r.simulations[r.simulations.length - 1];
       return {
-        outputs: sim.outputs.map((o) => decodeOutput(o, raw.blob)),
+        outputs,
         prints: sim.prints,
         warnings: sim.warnings,
         traces: r.traces,
@@ -263,12 +269,12 @@ _nki_flush`);
      * Runs a file already present in Pyodide's file system (the Node wrapper replaces this
      * with one that mounts the host file system first).
      */
-    runPyodideFile(path, argv = [], { onTrace } = {}) {
+    runPyodideFile(path, argv = [], { onTrace, printed = false } = {}) {
       takeRaw();
-      const stream = traceStream(core, onTrace);
+      const stream = traceStream(core, onTrace, printed, takeTraces);
       core.begin_run(stream.listener);
       const exitCode = withArgv(argv, (pyArgv) => runner.run_file(String(path), pyArgv));
-      return stream.rethrow(finish(exitCode));
+      return stream.rethrow(finish(exitCode, stream));
     },
 
     runFile() {
@@ -303,36 +309,54 @@ export class NkiScriptError extends Error {
  */
 function kernelEntry(core, i) {
   const e = core.run_kernel(i);
-  return {
-    kernel: e.kernel,
-    text: e.text,
-    records: JSON.parse(e.records),
-    regions: JSON.parse(e.regions),
-    ir: JSON.parse(e.ir),
-    simulated: e.simulated,
-    irJson: e.ir,
-  };
+  return traceEntry(e, e.text);
 }
 
 /**
  * The core's listener for a run's `onTrace` (none without one: the core then prints nothing
- * until the run's traces are taken). The core calls it with the index of each new kernel of
- * its run session as the kernel is finished; the caller gets the same object as the entry of
- * the final `traces`. It never throws: an exception thrown by `onTrace` must not surface inside
- * the user's script (it would read as the script's own error at the kernel call), nor cross
- * the core's C++ frames, so it is kept and rethrown once the run is over.
+ * until the run's traces are taken), and the run's final `traces` (`take()`, which ends the
+ * run). The core calls the listener with the index of each new kernel of its run session as the
+ * kernel is finished; `onTrace` gets its trace entry, which is then also the final list's entry
+ * (the same object, read and parsed once), or with `printed` its printed form (./traces.mjs) and
+ * index, to post as it is: the final `traces` are then references `{index, simulated}` to the
+ * streamed entries, nothing is sent twice. The listener never throws: an exception thrown by
+ * `onTrace` must not surface inside the user's script (it would read as the script's own error
+ * at the kernel call), nor cross the core's C++ frames, so it is kept and rethrown once the run
+ * is over.
  */
-function traceStream(core, onTrace) {
-  if (typeof onTrace !== "function") return { listener: undefined, rethrow: (result) => result };
+function traceStream(core, onTrace, printed, takeTraces) {
+  if (typeof onTrace !== "function") {
+    return { listener: undefined, take: takeTraces, rethrow: (result) => result };
+  }
   let error = null;
+  const streamed = [];
   return {
     listener(i) {
       if (error) return;
       try {
-        onTrace(kernelEntry(core, i));
+        if (printed) {
+          streamed[i] = true;
+          onTrace(printedTrace(core, i), i);
+        } else {
+          onTrace((streamed[i] = kernelEntry(core, i)));
+        }
       } catch (err) {
         error = { err };
       }
+    },
+    take() {
+      const traces = [];
+      const n = core.run_kernel_count();
+      for (let i = 0; i < n; i++) {
+        // Only the flag can have changed since the entry was streamed (a later copy of the
+        // kernel was traced without simulating).
+        const simulated = core.run_kernel(i).simulated;
+        if (printed) traces.push({ index: i, simulated });
+        else if (streamed[i]) traces.push(Object.assign(streamed[i], { simulated }));
+        else traces.push(kernelEntry(core, i));
+      }
+      core.end_run();
+      return traces;
     },
     rethrow(result) {
       if (error) throw error.err;

@@ -36,8 +36,11 @@ async function browserIrJson() {
   const page = await openWorkerPage(pg.browser.context, pg.server.url);
   const runs = KERNELS.map((file) => ({ filename: file, source: readFileSync(join(ROOT, file), "utf8") }));
   const result = await page.evaluate(async (runs) => {
-    const { done } = await window.runInBuiltWorker(runs);
-    return done.map((d) => ({ exitCode: d.exitCode, irJson: d.traces.map((t) => t.irJson) }));
+    const { done, messages } = await window.runInBuiltWorker(runs);
+    // The IR JSON text as posted: each trace's message (its printed form), in the order `done`
+    // refers to them.
+    const posted = (id, index) => messages.find((m) => m.type === "trace" && m.id === id && m.index === index).trace.ir;
+    return done.map((d) => ({ exitCode: d.exitCode, irJson: d.traces.map((ref) => posted(d.id, ref.index)) }));
   }, runs);
   await page.close();
   return result;

@@ -1,6 +1,7 @@
 // The built site's worker (build/site) in Chromium, driven through the worker protocol only (not
 // the page's UI): a run's `done` message carries diagnostics and simulations, tensor data arriving
-// as Float32Array (posted with transfer lists), each trace posted as a `trace` message first.
+// as Float32Array (posted with transfer lists), each trace posted once, as a `trace` message
+// first, which `done` refers to.
 import { expect, test } from "vitest";
 
 import { openWorkerPage, usePlayground } from "./harness.js";
@@ -32,8 +33,9 @@ test("done carries diagnostics and simulations with Float32Array data", async ()
     const sim = message.simulations?.[0];
     return {
       streamed: streamed.map((t) => ({ id: t.id, beforeDone: messages.indexOf(t) < doneAt })),
+      // `done` refers to the streamed traces by index (each trace is posted once).
       streamedEqualsDone: streamed.length === message.traces?.length &&
-        streamed.every((t, i) => t.trace.text === message.traces[i].text && t.trace.irJson === message.traces[i].irJson),
+        streamed.every((t, i) => message.traces[i].index === t.index && t.trace.ir.includes('"inc"')),
       type: message.type,
       id: message.id,
       exitCode: message.exitCode,
@@ -57,4 +59,62 @@ test("done carries diagnostics and simulations with Float32Array data", async ()
   expect(done.diagnostics).toHaveLength(1);
   expect(done.diagnostics[0]).toMatchObject({ severity: "error", class: "AssertionError", file: "w.py", line: 14, col: 1 });
   expect(done.diagnostics[0].rendered).toMatch(/^w\.py:14:1: error: AssertionError: /);
+});
+
+// Two kernels, one traced and one simulated (its trace is made on the call): the run posts each
+// kernel's trace once, in the core's printed form, and `done` holds references, not copies.
+const TWO = `import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.typing as nt
+
+@nki.jit
+def double(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    t = nl.load(a)
+    nl.store(out, value=nl.add(t, t))
+    return out
+
+@nki.jit(mode="simulation")
+def negate(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    nl.store(out, value=nl.negative(nl.load(a)))
+    return out
+
+nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+y = negate(np.ones((128, 32), dtype=np.float32))
+print(float(y.sum()))
+`;
+
+test("each trace's payload is posted once per run", async () => {
+  const page = await openWorkerPage(pg.browser.context, pg.server.url);
+  const counted = await page.evaluate(async (source) => {
+    const { done: [message], messages } = await window.runInBuiltWorker([{ id: 3, source, filename: "two.py" }]);
+    // A trace's payload: an object carrying its line records or its IR JSON, wherever it sits.
+    const payloads = (x) => {
+      if (Array.isArray(x)) return x.reduce((n, v) => n + payloads(v), 0);
+      if (!x || typeof x !== "object" || ArrayBuffer.isView(x)) return 0;
+      if ("records" in x || "irJson" in x) return 1;
+      return Object.values(x).reduce((n, v) => n + payloads(v), 0);
+    };
+    const run = messages.filter((m) => m.id === 3);
+    return {
+      exitCode: message.exitCode,
+      traces: message.traces.length,
+      payloads: run.map((m) => [m.type, payloads(m)]).filter(([, n]) => n > 0),
+      forms: run.filter((m) => m.type === "trace").map((m) => typeof m.trace.records),
+      refs: message.traces,
+    };
+  }, TWO);
+  expect(counted.exitCode).toBe(0);
+  expect(counted.traces).toBe(2);
+  expect(counted.payloads).toEqual([
+    ["trace", 1],
+    ["trace", 1],
+  ]);
+  expect(counted.forms).toEqual(["string", "string"]);
+  expect(counted.refs).toEqual([
+    { index: 0, simulated: false },
+    { index: 1, simulated: true },
+  ]);
 });

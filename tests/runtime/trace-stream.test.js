@@ -2,6 +2,7 @@
 // the script goes on — real Pyodide and the real wasm core. The final `traces` are unchanged.
 import { describe, expect, test } from "vitest";
 
+import { assembleTraces, traceEntry } from "../../runtime/traces.mjs";
 import { pythonHarness } from "../python/harness.js";
 
 const HEAD = `import numpy as np
@@ -116,5 +117,52 @@ print("went on")
     const r = py.run(src, "s.py", { onTrace: (t) => calls.push(t.kernel) });
     expect(r.exitCode).toBe(0);
     expect(calls).toEqual(["double"]);
+  });
+
+  test("each streamed entry is the final entry itself, not a second copy", () => {
+    const { result, seen } = streamed(`${HEAD}
+nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+nki.trace_kernel(negate, nt.tensor[[128, 64], nl.float32])
+`);
+    expect(result.traces).toHaveLength(2);
+    result.traces.forEach((t, i) => expect(t).toBe(seen[i].trace));
+  });
+});
+
+describe("onTrace with printed: one form, sent once", () => {
+  const SRC = `${HEAD}
+x = np.arange(128 * 32, dtype=np.float32).reshape(128, 32)
+nki.simulate_kernel(negate, x)
+nki.trace_kernel(double, nt.tensor[[128, 64], nl.float32])
+nki.trace_kernel(negate, nt.tensor[[128, 32], nl.float32])
+`;
+
+  test("each trace arrives once as the core's texts; the result refers to it by index", () => {
+    const got = [];
+    const result = py.run(SRC, "s.py", { printed: true, onTrace: (trace, index) => got.push({ trace, index }) });
+    expect(result.exitCode).toBe(0);
+    expect(got.map((g) => g.index)).toEqual([0, 1]);
+    for (const { trace } of got) {
+      expect(Object.keys(trace).sort()).toEqual(["ir", "kernel", "records", "regions", "simulated"]);
+      for (const key of ["records", "regions", "ir"]) expect(typeof trace[key]).toBe("string");
+    }
+    // negate was simulated, then traced again to the same IR without simulating.
+    expect(got[0].trace.simulated).toBe(true);
+    expect(result.traces).toEqual([
+      { index: 0, simulated: false },
+      { index: 1, simulated: false },
+    ]);
+  });
+
+  test("the entries built from the printed form are the plain run's traces, byte for byte", () => {
+    const got = [];
+    const refs = py.run(SRC, "s.py", { printed: true, onTrace: (trace, index) => (got[index] = traceEntry(trace)) }).traces;
+    const plain = py.run(SRC).traces;
+    const assembled = assembleTraces(got, refs);
+    expect(assembled).toEqual(plain);
+    expect(assembled.map((t) => t.text)).toEqual(plain.map((t) => t.text));
+    expect(assembled.map((t) => t.irJson)).toEqual(plain.map((t) => t.irJson));
+    expect(assembled[0]).toBe(got[0]);
+    expect(() => assembleTraces([], refs)).toThrow("the run's trace 0 was not streamed");
   });
 });

@@ -5,6 +5,7 @@
 // cross-origin isolation headers we cannot count on), so a stuck run is ended by terminating
 // the whole worker. A second, "spare" worker boots in the background once the first is
 // ready, so that recovery is swapping in an already-warm runtime instead of a cold boot.
+import { assembleTraces, traceEntry } from "../../runtime/traces.mjs";
 
 const SPARE_DELAY_MS = 1000;
 
@@ -37,7 +38,7 @@ export function createWorkerClient({
 }) {
   let active = null;
   let spare = null;
-  let run = null; // {id, source, filename, onTrace, resolve, startedAt, timer}
+  let run = null; // {id, source, filename, onTrace, traces, resolve, startedAt, timer}
   let nextId = 1;
 
   function spawn() {
@@ -76,10 +77,22 @@ export function createWorkerClient({
     }
     if (slot !== active || !run || data.id !== run.id) return;
     if (data.type === "output") for (const [stream, text] of data.chunks) onOutput(stream, text);
-    else if (data.type === "trace") run.onTrace?.(data.trace);
-    else if (data.type === "done") {
-      const { type, id, ...result } = data;
-      finish({ kind: "done", result });
+    else if (data.type === "trace") {
+      // Each trace arrives once, in the core's printed form; its entry is built here, once.
+      const trace = traceEntry(data.trace);
+      run.traces[data.index] = trace;
+      run.onTrace?.(trace);
+    } else if (data.type === "done") {
+      // `done` refers to the streamed traces: the result holds those same entries.
+      const { type, id, traces: refs, ...rest } = data;
+      let traces;
+      try {
+        traces = assembleTraces(run.traces, refs);
+      } catch (err) {
+        finish({ kind: "failed", message: err.message });
+        return;
+      }
+      finish({ kind: "done", result: { ...rest, traces } });
     } else if (data.type === "failed") finish({ kind: "failed", message: data.message });
   }
 
@@ -141,13 +154,14 @@ export function createWorkerClient({
     /**
      * @param {object} [opts]
      * @param {(trace: object) => void} [opts.onTrace]  Each kernel's trace as soon as the worker
-     *   has it (before the outcome); the outcome's `traces` are authoritative.
+     *   has it (before the outcome); the outcome's `traces` are these same objects (their
+     *   `simulated` flag brought up to date).
      * @returns {Promise<RunOutcome>} a second run while one is in flight is refused ("busy").
      */
     run(source, filename, { onTrace } = {}) {
       if (run) return Promise.resolve({ kind: "busy" });
       return new Promise((resolve) => {
-        run = { id: nextId++, source, filename, onTrace, resolve, posted: false };
+        run = { id: nextId++, source, filename, onTrace, traces: [], resolve, posted: false };
         // Before the runtime is ready the run waits; its time limit starts when it is posted.
         if (active.state === "ready") post();
       });

@@ -7,9 +7,10 @@
 //                   {type: "output", id, chunks: [[stream, text], ...]}   (the run's stdout and
 //                       stderr, batched and capped by ./output-batch.js; stream "stdout",
 //                       "stderr" or "note" — what the cap says; id: the run writing, or null)
-//                   {type: "trace", id, trace}   (each kernel's trace as soon as it is made,
-//                                                 before "done"; done's traces are authoritative)
-//                   {type: "done", id, exitCode, traces, diagnostics, simulations}
+//                   {type: "trace", id, index, trace}   (each kernel's trace as soon as it is
+//                       made, before "done", in the core's printed form: runtime/traces.mjs)
+//                   {type: "done", id, exitCode, traces, diagnostics, simulations}   (traces:
+//                       [{index, simulated}], references to the streamed ones, sent once)
 //                   {type: "failed", id, message}      (internal error, not a script error)
 //
 // A run that never returns (an infinite loop in the user's script) is not handled here: the
@@ -122,13 +123,14 @@ self.onmessage = async ({ data }) => {
     const runtime = await runtimeReady;
     output.start(data.id);
     // Thin on purpose: everything the page shows comes from runSource's result object.
-    // Each trace goes out as it is made, so the page shows the IR while the script is still
-    // simulating (nothing transferred: a trace is text and small arrays).
-    const onTrace = (trace) => {
+    // Each trace goes out once, as it is made, so the page shows the IR while the script is
+    // still simulating: the core's printed texts as they are (not parsed here; copying a
+    // string is all a post costs), and `done` refers to them by index.
+    const onTrace = (trace, index) => {
       output.flush(); // what was printed before the trace comes first
-      self.postMessage({ type: "trace", id: data.id, trace });
+      self.postMessage({ type: "trace", id: data.id, index, trace });
     };
-    const result = runtime.runSource(data.source, { filename: data.filename, onTrace });
+    const result = runtime.runSource(data.source, { filename: data.filename, onTrace, printed: true });
     output.end();
     // Tensor data (Float32Array) moves instead of being copied.
     self.postMessage({ ...result, type: "done", id: data.id }, transferables(result.simulations));

@@ -22,13 +22,9 @@ const $ = (id) => document.getElementById(id);
 const status = $("status");
 const notice = $("notice");
 
-/** Equal for the panes: same kernels with the same IR, in order. */
+/** The run's final traces are the ones drawn while it streamed (the same objects, in order). */
 function sameTraces(a, b) {
-  return (
-    a !== null &&
-    a.length === b.length &&
-    a.every((t, i) => t.kernel === b[i].kernel && t.irJson === b[i].irJson && t.text === b[i].text)
-  );
+  return a !== null && a.length === b.length && a.every((t, i) => t === b[i]);
 }
 
 /** What to do when a file defines kernels but the run traced none of them. */
@@ -237,7 +233,7 @@ export async function startPage(client) {
       case "done": {
         lastResult = outcome.result;
         const { exitCode, traces = [], diagnostics = [], simulations = [] } = outcome.result;
-        // The final traces are authoritative; when they are what was streamed, the DOM stays.
+        // The final traces are the streamed ones: drawn already, the DOM stays.
         if (!sameTraces(stream.shown(), traces)) views.showTraces(traces);
         views.setSimulations(simulations);
         // A failed check (np.allclose said False) is a failure of the run, at the check's line.

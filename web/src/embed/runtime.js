@@ -56,7 +56,7 @@ export function watchRuntimeStatus(listener) {
 
 /**
  * Queues one run of `source` for `owner` (an element). `onTrace(trace)`: each kernel's trace
- * as soon as it is made (the outcome's traces are authoritative).
+ * as soon as it is made (the outcome's traces are those same entries).
  * @returns {Promise<import("../worker-client.js").RunOutcome>}
  */
 export function runShared(owner, source, filename, onOutput, onTrace) {
