@@ -57,6 +57,7 @@ export async function createNodeRuntime({
   pythonRoot = PYTHON_PACKAGE_DIR,
   pythonCachePath = DEFAULT_PYTHON_CACHE_PATH,
   snapshotPath = DEFAULT_SNAPSHOT_PATH,
+  simPlan,
 } = {}) {
   if (!existsSync(corePath)) {
     throw Object.assign(new Error(`${corePath} not found; build it first (npm run build)`), {
@@ -78,6 +79,7 @@ export async function createNodeRuntime({
     snapshot: snapshotPath && existsSync(snapshotPath) ? readFileSync(snapshotPath) : null,
     stdout,
     stderr,
+    simPlan,
   });
 
   // Pyodide's own top-level folders: the host's are not visible there.

@@ -172,6 +172,8 @@ export interface SimulateOptions {
   filename?: string;
   /** SPMD launch grid, e.g. `[2]` for `kernel[2](...)`. Default: a plain call. */
   grid?: number[] | number;
+  /** The simulator's plan for this call only ("off": the plain interpreter); default the runtime's. */
+  simPlan?: "on" | "off";
 }
 
 export interface SimulatedOutput {
@@ -268,6 +270,12 @@ export interface CreateRuntimeOptions {
   /** Receives stdout text as Python writes it (partial lines included). */
   stdout?: TextSink;
   stderr?: TextSink;
+  /**
+   * The simulator's per-kernel plan (its fast paths: strips, fused runs, aliased copies, scans
+   * computing their neighbours) for every simulation: "off" runs the plain interpreter, with the
+   * same outputs (NKI_PLAYGROUND_SIM_PLAN=off). Default: the environment's, on.
+   */
+  simPlan?: "on" | "off";
 }
 
 export const PYTHON_ROOT: "/nki/python";
@@ -288,6 +296,12 @@ export interface CreateNodeRuntimeOptions {
   pythonCachePath?: string | null;
   /** The memory snapshot. Default: the build's nki-snapshot.bin; null: boot Python. */
   snapshotPath?: string | null;
+  /**
+   * The simulator's per-kernel plan (its fast paths: strips, fused runs, aliased copies, scans
+   * computing their neighbours) for every simulation: "off" runs the plain interpreter, with the
+   * same outputs (NKI_PLAYGROUND_SIM_PLAN=off). Default: the environment's, on.
+   */
+  simPlan?: "on" | "off";
 }
 
 export function createNodeRuntime(options?: CreateNodeRuntimeOptions): Promise<Runtime>;

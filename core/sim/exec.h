@@ -73,8 +73,9 @@ struct Source {
 
 class Exec : public Reporter {
 public:
-  Exec(const ir::Kernel& k, Storage& storage, RunLog& log)
-      : k(k), storage(storage), log(log), plan(plan_kernel(k)) {}
+  /// `planned` false: the plain plan (plain_plan, SimOptions::plan off).
+  Exec(const ir::Kernel& k, Storage& storage, RunLog& log, bool planned = true)
+      : k(k), storage(storage), log(log), plan(planned ? plan_kernel(k) : plain_plan(k)) {}
 
   const ir::Kernel& k;
   Storage& storage;

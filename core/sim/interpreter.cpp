@@ -10,7 +10,7 @@ namespace nki::sim {
 using namespace nki::ir;
 
 Interpreter::Interpreter(const Kernel& k, Storage& storage, RunLog& log, const SimOptions& opts)
-    : k_(k), opts_(opts), ex_(k, storage, log) {
+    : k_(k), opts_(opts), ex_(k, storage, log, opts.plan) {
   const ExecTable& table = exec_table();
   fns_.resize(k.instructions().size(), nullptr);
   for (const Instruction& in : k.instructions()) {

@@ -640,6 +640,19 @@ bool reads_only(std::string_view role) {
   return std::find(std::begin(kReadRoles), std::end(kReadRoles), role) != std::end(kReadRoles);
 }
 
+KernelPlan plain_plan(const Kernel& k) {
+  KernelPlan p;
+  const size_t ni = k.instructions().size();
+  p.read_only.assign(k.tensors().size(), 0);
+  p.alias.assign(ni, 0);
+  p.group_of.assign(ni, -1);
+  p.scan_pre.assign(ni, -1);
+  p.deferred.assign(ni, 0);
+  p.scan_post.assign(ni, {});
+  p.folded.assign(ni, 0);
+  return p;
+}
+
 KernelPlan plan_kernel(const Kernel& k) {
   const size_t nt = k.tensors().size();
   std::vector<int> writers(nt, 0);     // instructions writing each base tensor

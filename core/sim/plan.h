@@ -70,6 +70,12 @@ struct KernelPlan {
 
 KernelPlan plan_kernel(const ir::Kernel& k);
 
+/// The plan that decides nothing (SimOptions::plan off): every parameter is written for all it
+/// knows, no copy aliases, no strips, no scan computes its neighbours, so that the interpreter
+/// runs every instruction alone through its executor — the plain path the plan's shortcuts
+/// must agree with (tests/core/sim_plan_off_test.cpp).
+KernelPlan plain_plan(const ir::Kernel& k);
+
 /// Whether an operand role only reads its tensor ("src", "data", "x", ...); any other role
 /// ("dst", "reduce_res", "dst_idx", an unknown one) counts as written.
 bool reads_only(std::string_view role);

@@ -54,6 +54,7 @@ def simulate(kernel, args, kwargs):
 
 def run(traced):
     opts = {"target": _kernel.target(), "language": _kernel.LANGUAGE, "precise_fp": precise_fp()}
+    opts["plan"] = os.environ.get("NKI_PLAYGROUND_SIM_PLAN", "").strip().lower() != "off"
     sim = door.new_simulation(traced.handle, json.dumps(opts))
     rec = _results.simulation(traced.kernel_name)
     given = []

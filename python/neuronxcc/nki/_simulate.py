@@ -76,8 +76,10 @@ def run(trace, inputs, options=None, zero_placeholders=False):
     """
     options = options or {}
     target = str(options.get("platform_target") or "trn1")
+    plan = os.environ.get("NKI_PLAYGROUND_SIM_PLAN", "").strip().lower() != "off"
     sim = _core.new_simulation(trace._handle(), json.dumps({"target": target,
-                                                                  "precise_fp": precise_fp()}))
+                                                                  "precise_fp": precise_fp(),
+                                                                  "plan": plan}))
     record = {"kernel": trace.kernel_name, "inputs": []}
     try:
         for i, (name, value) in enumerate(inputs):
