@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "lang/requests.h"
+#include "protocol/requests.h"
 #include "sim/numerics.h"
 #include "sim/simulator.h"
 #include "trace/trace_context.h"
@@ -35,7 +35,7 @@ public:
   /// Sends one request (after setting the source line); returns the reply's value id or -1.
   int req(const std::string& json, int line = 0) {
     if (line) cg_->builder.set_loc({"k.py", line, 1});
-    util::Json r = util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
+    util::Json r = util::Json::parse(protocol::handle_request(*cg_, util::Json::parse(json)));
     return r.is_object() && r.has("v") ? static_cast<int>(r["v"].integer()) : -1;
   }
   int param(const std::string& name, const std::string& shape,

@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "lang/requests.h"
 #include "printer/kernel_json.h"
+#include "protocol/requests.h"
 #include "sim/numerics.h"
 #include "sim/simulator.h"
 #include "trace/trace_context.h"
@@ -53,7 +53,7 @@ public:
     cg_ = &session_->codegen();
   }
   int req(const std::string& json) {
-    util::Json r = util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
+    util::Json r = util::Json::parse(protocol::handle_request(*cg_, util::Json::parse(json)));
     return r.is_object() && r.has("v") ? static_cast<int>(r["v"].integer()) : -1;
   }
   int param(const std::string& name, const std::string& shape) {
