@@ -147,6 +147,8 @@ export interface RunOptions {
    * the run once the script is over (the script does not see it).
    */
   onTrace?: (trace: KernelTrace) => void;
+  /** The simulator's plan for this run only ("off": the plain interpreter); default the runtime's. */
+  simPlan?: "on" | "off";
 }
 
 /** A nested JS array of numbers, e.g. `[[1, 2], [3, 4]]` (float32). */

@@ -141,6 +141,16 @@ def _nki_sim_plan(value):
     return old
 _nki_sim_plan`);
   if (simPlan !== undefined) setSimPlan(simPlan);
+  /** Runs `fn` with NKI_PLAYGROUND_SIM_PLAN set to `value`, then puts back what it was. */
+  function withSimPlan(value, who, fn) {
+    checkSimPlan(value, who);
+    const before = setSimPlan(value);
+    try {
+      return fn();
+    } finally {
+      setSimPlan(before ?? null);
+    }
+  }
 
   /** Runs one call into Python with argv as a Python list; always flushes and frees. */
   function withArgv(argv, fn) {
@@ -221,7 +231,10 @@ _nki_sim_plan`);
      * also come back structured in `diagnostics`.
      * @returns {{exitCode: number, traces: object[], diagnostics: object[], simulations: object[]}}
      */
-    runSource(source, { filename = "kernel.py", argv = [], onTrace } = {}) {
+    runSource(source, { filename = "kernel.py", argv = [], onTrace, simPlan } = {}) {
+      if (simPlan !== undefined) {
+        return withSimPlan(simPlan, "runSource", () => runtime.runSource(source, { filename, argv, onTrace }));
+      }
       takeRaw(); // drop what an earlier, interrupted run left behind
       const stream = traceStream(core, onTrace);
       core.begin_run(stream.listener);
@@ -245,14 +258,8 @@ _nki_sim_plan`);
      * NkiScriptError when the script, the kernel's trace or the simulation fails.
      */
     simulate(source, inputs, { kernel = "", filename = "kernel.py", grid = [], simPlan } = {}) {
-      checkSimPlan(simPlan, "simulate");
       if (simPlan !== undefined) {
-        const before = setSimPlan(simPlan);
-        try {
-          return runtime.simulate(source, inputs, { kernel, filename, grid });
-        } finally {
-          setSimPlan(before ?? null);
-        }
+        return withSimPlan(simPlan, "simulate", () => runtime.simulate(source, inputs, { kernel, filename, grid }));
       }
       const { spec, blob } = encodeInputs(inputs);
       const gridList = Array.isArray(grid) ? grid : [grid];
