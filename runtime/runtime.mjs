@@ -148,7 +148,7 @@ _nki_sim_plan`);
     try {
       return fn();
     } finally {
-      setSimPlan(before ?? null);
+      setSimPlan(before); // (undefined: None, the variable removed)
     }
   }
 
