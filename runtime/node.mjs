@@ -61,6 +61,7 @@ export async function createNodeRuntime({
   pythonCachePath = DEFAULT_PYTHON_CACHE_PATH,
   snapshotPath = DEFAULT_SNAPSHOT_PATH,
   env = null,
+  simPlan,
 } = {}) {
   if (!existsSync(corePath)) {
     throw Object.assign(new Error(`${corePath} not found; build it first (npm run build)`), {
@@ -82,6 +83,7 @@ export async function createNodeRuntime({
     snapshot: snapshotPath && existsSync(snapshotPath) ? readFileSync(snapshotPath) : null,
     stdout,
     stderr,
+    simPlan,
   });
   if (env) setEnvironment(runtime.pyodide, env);
 

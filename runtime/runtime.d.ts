@@ -159,6 +159,8 @@ export interface RunOptions {
    * (runtime/traces.mjs). Only with `onTrace`.
    */
   printed?: boolean;
+  /** The simulator's plan for this run only ("off": the plain interpreter); default the runtime's. */
+  simPlan?: "on" | "off";
 }
 
 /** A trace as the core prints it: records, regions and ir are the printer's JSON texts. */
@@ -193,6 +195,8 @@ export interface SimulateOptions {
   filename?: string;
   /** SPMD launch grid, e.g. `[2]` for `kernel[2](...)`. Default: a plain call. */
   grid?: number[] | number;
+  /** The simulator's plan for this call only ("off": the plain interpreter); default the runtime's. */
+  simPlan?: "on" | "off";
 }
 
 export interface SimulatedOutput {
@@ -289,6 +293,12 @@ export interface CreateRuntimeOptions {
   /** Receives stdout text as Python writes it (partial lines included). */
   stdout?: TextSink;
   stderr?: TextSink;
+  /**
+   * The simulator's per-kernel plan (its fast paths: strips, fused runs, aliased copies, scans
+   * computing their neighbours) for every simulation: "off" runs the plain interpreter, with the
+   * same outputs (NKI_PLAYGROUND_SIM_PLAN=off). Default: the environment's, on.
+   */
+  simPlan?: "on" | "off";
 }
 
 export const PYTHON_ROOT: "/nki/python";
@@ -319,6 +329,12 @@ export interface CreateNodeRuntimeOptions {
   /** Variables added to Python's os.environ (e.g. process.env), but PATH, LD_LIBRARY_PATH and
    * PYTHON* (node.mjs RESERVED_ENV). Default: none. */
   env?: Record<string, string | undefined>;
+  /**
+   * The simulator's per-kernel plan (its fast paths: strips, fused runs, aliased copies, scans
+   * computing their neighbours) for every simulation: "off" runs the plain interpreter, with the
+   * same outputs (NKI_PLAYGROUND_SIM_PLAN=off). Default: the environment's, on.
+   */
+  simPlan?: "on" | "off";
 }
 
 export function createNodeRuntime(options?: CreateNodeRuntimeOptions): Promise<Runtime>;

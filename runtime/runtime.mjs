@@ -42,6 +42,8 @@ export const FRONT_ENDS = ["neuronxcc.nki", "nki"];
  *   refuses it later otherwise).
  * @param {(text: string) => void} [opts.stdout]  Receives Python stdout as it is written.
  * @param {(text: string) => void} [opts.stderr]  Receives Python stderr as it is written.
+ * @param {"on"|"off"} [opts.simPlan]  The simulator's per-kernel plan for every run ("off": the
+ *   plain interpreter; NKI_PLAYGROUND_SIM_PLAN in os.environ). Default: the environment's, on.
  */
 export async function createRuntime({
   loadPyodide,
@@ -54,7 +56,9 @@ export async function createRuntime({
   pyodideVersion,
   stdout = () => {},
   stderr = () => {},
+  simPlan,
 }) {
+  checkSimPlan(simPlan, "createRuntime");
   if (typeof loadPyodide !== "function") throw new TypeError("createRuntime: loadPyodide is required");
   if (typeof createCore !== "function") throw new TypeError("createRuntime: createCore is required");
   if (!pythonFilesGiven || typeof pythonFilesGiven !== "object") {
@@ -126,6 +130,29 @@ def _nki_flush():
         except Exception:
             pass
 _nki_flush`);
+  // NKI_PLAYGROUND_SIM_PLAN as `simPlan` sets it (the simulate glue reads os.environ as each
+  // simulation starts): the runtime's, and one simulate() call's; returns the value it replaced.
+  const setSimPlan = pyodide.runPython(`
+import os
+def _nki_sim_plan(value):
+    old = os.environ.get("NKI_PLAYGROUND_SIM_PLAN")
+    if value is None:
+        os.environ.pop("NKI_PLAYGROUND_SIM_PLAN", None)
+    else:
+        os.environ["NKI_PLAYGROUND_SIM_PLAN"] = value
+    return old
+_nki_sim_plan`);
+  if (simPlan !== undefined) setSimPlan(simPlan);
+  /** Runs `fn` with NKI_PLAYGROUND_SIM_PLAN set to `value`, then puts back what it was. */
+  function withSimPlan(value, who, fn) {
+    checkSimPlan(value, who);
+    const before = setSimPlan(value);
+    try {
+      return fn();
+    } finally {
+      setSimPlan(before); // (undefined: None, the variable removed)
+    }
+  }
 
   /** Runs one call into Python with argv as a Python list; always flushes and frees. */
   function withArgv(argv, fn) {
@@ -205,7 +232,10 @@ _nki_flush`);
      * also come back structured in `diagnostics`.
      * @returns {{exitCode: number, traces: object[], diagnostics: object[], simulations: object[]}}
      */
-    runSource(source, { filename = "kernel.py", argv = [], onTrace, printed = false } = {}) {
+    runSource(source, { filename = "kernel.py", argv = [], onTrace, printed = false, simPlan } = {}) {
+      if (simPlan !== undefined) {
+        return withSimPlan(simPlan, "runSource", () => runtime.runSource(source, { filename, argv, onTrace, printed }));
+      }
       takeRaw(); // drop what an earlier, interrupted run left behind
       const stream = traceStream(core, onTrace, printed, takeTraces);
       core.begin_run(stream.listener);
@@ -228,7 +258,10 @@ _nki_flush`);
      * `inputs` and returns its outputs in their own dtypes (docs/js-api.md). Throws
      * NkiScriptError when the script, the kernel's trace or the simulation fails.
      */
-    simulate(source, inputs, { kernel = "", filename = "kernel.py", grid = [] } = {}) {
+    simulate(source, inputs, { kernel = "", filename = "kernel.py", grid = [], simPlan } = {}) {
+      if (simPlan !== undefined) {
+        return withSimPlan(simPlan, "simulate", () => runtime.simulate(source, inputs, { kernel, filename, grid }));
+      }
       const { spec, blob } = encodeInputs(inputs);
       const gridList = Array.isArray(grid) ? grid : [grid];
       takeRaw();
@@ -282,6 +315,13 @@ _nki_flush`);
     },
   };
   return runtime;
+}
+
+/** `simPlan` is "on", "off" or not given. */
+function checkSimPlan(value, who) {
+  if (value !== undefined && value !== "on" && value !== "off") {
+    throw new TypeError(`${who}: simPlan must be "on" or "off", not ${JSON.stringify(value)}`);
+  }
 }
 
 /**

@@ -10,7 +10,7 @@
      an edge like any other), a one-line reason on each function-level import of a project
      module, at most 15 such imports inside the NumPy stand-in.
   5. wasm/PROTOCOL.md lists exactly the functions bound in wasm/bind/*.cpp (its Calls table)
-     and the ops of the dispatcher in core/lang/requests.cpp (its Op requests table).
+     and the ops of the dispatcher in core/protocol/requests.cpp (its Op requests table).
 
 Prints one `file:line: message` per finding; exits 1 when there is any.
 `--root DIR` checks another copy of the tree (tests/scripts/check-layers.test.js plants
@@ -133,10 +133,10 @@ def check_protocol():
     bound = set()
     for p in tracked("wasm/bind/*.cpp"):
         bound.update(re.findall(r'emscripten::function\("([a-z_]+)"', p.read_text()))
-    ops = set(re.findall(r'op == "([a-z_]+)"', (ROOT / "core/lang/requests.cpp").read_text()))
+    ops = set(re.findall(r'op == "([a-z_]+)"', (ROOT / "core/protocol/requests.cpp").read_text()))
     for title, doc_names, real, where in (
             ("Calls", _table_names(doc, "Calls"), bound, "wasm/bind/*.cpp"),
-            ("Op requests", _table_names(doc, "Op requests"), ops, "core/lang/requests.cpp")):
+            ("Op requests", _table_names(doc, "Op requests"), ops, "core/protocol/requests.cpp")):
         for n in sorted(real - doc_names):
             findings.append(f"wasm/PROTOCOL.md: `{n}` ({where}) is missing from {title}")
         for n in sorted(doc_names - real):

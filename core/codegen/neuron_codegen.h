@@ -8,9 +8,9 @@
 #include <tuple>
 #include <vector>
 
+#include "codegen/trace_scope.h"
 #include "ir/ir.h"
 #include "sema/sema.h"
-#include "trace/trace_scope.h"
 
 namespace nki::codegen {
 

@@ -5,6 +5,22 @@
 
 namespace nki::ir {
 
+namespace {
+constexpr std::string_view kReadRoles[] = {
+    "src",     "value",     "data",        "data0",        "data1",    "x",
+    "y",       "operand0",  "operand1",    "scale",        "bias",     "stationary",
+    "moving",  "indices",   "on_true",     "on_true_tile", "on_false", "on_false_value",
+    "initial", "bound0",    "bound1",      "prob",         "seed",     "imm",
+    "vals",    "predicate", "segment_ids",
+};
+} // namespace
+
+bool role_reads_only(std::string_view role) {
+  for (std::string_view r : kReadRoles)
+    if (r == role) return true;
+  return false;
+}
+
 const char* region_kind_name(RegionKind k) {
   switch (k) {
   case RegionKind::KernelScope:

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <variant>
@@ -68,6 +69,11 @@ struct Operand {
   double scalar = 0;
   RegisterId reg = kNone; ///< a register operand (the current language's register ops)
 };
+
+/// Whether an operand of `role` only reads its tensor ("src", "value", "data", "x", "y", ...,
+/// the roles the ops of core/lang and core/isa give what they read); any other role ("dst",
+/// "reduce_res", "dst_idx", an unknown one) counts as written. The simulator's plan relies on it.
+bool role_reads_only(std::string_view role);
 
 /// A 32-bit engine register of the current language (`nisa.register_alloc`, the induction
 /// variable of `nl.fori_loop` / `nl.dynamic_range`). Its value exists only at run time.

@@ -2,7 +2,7 @@
 
 #include "isa/isa.h"
 #include "lang/common.h"
-#include "lang/requests.h"
+#include "lang/decode.h"
 #include "sema/sema.h"
 #include "sema/sema_current.h"
 

@@ -2,8 +2,8 @@
 /// The current language's requests (wasm/PROTOCOL.md, "current language"): registers and the
 /// `nki.isa` instructions (its regions — loops over registers, pre-checked while loops, the
 /// tracer's unrolled loops and their iterations — open through the one push / loop / pop
-/// family, core/lang/scopes.cpp). lang::handle_request passes every op it does not know here
-/// first.
+/// family, core/lang/scopes.cpp). protocol::handle_request passes it every op that the shared
+/// requests and Beta 1's do not name.
 #include <optional>
 #include <string>
 

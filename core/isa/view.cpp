@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "lang/common.h"
-#include "lang/requests.h"
+#include "lang/decode.h"
 #include "sema/sema.h"
 #include "sema/sema_current.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "lang/requests.h"
+#include "lang/decode.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
 

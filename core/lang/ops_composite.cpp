@@ -3,8 +3,8 @@
 // tensor_tensor, activation), so the simulator needs no opcode of its own for them.
 #include "lang/call.h"
 #include "lang/common.h"
+#include "lang/decode.h"
 #include "lang/math_common.h"
-#include "lang/requests.h"
 #include "sema/sema.h"
 
 namespace nki::lang {

@@ -5,8 +5,8 @@
 
 #include "lang/call.h"
 #include "lang/common.h"
+#include "lang/decode.h"
 #include "lang/movement.h"
-#include "lang/requests.h"
 #include "printer/printer.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"

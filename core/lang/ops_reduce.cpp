@@ -3,9 +3,9 @@
 // bn_aggr, nl.loop_reduce. Decompositions (mean, var, softmax, rms_norm) are in ops_composite.cpp.
 #include "lang/call.h"
 #include "lang/common.h"
+#include "lang/decode.h"
 #include "lang/math_common.h"
 #include "lang/promotion.h"
-#include "lang/requests.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"
 #include "sema/sema_math.h"

@@ -3,9 +3,9 @@
 // memset, dropout. Selects live in ops_select.cpp, reductions and statistics in ops_reduce.cpp.
 #include "lang/call.h"
 #include "lang/common.h"
+#include "lang/decode.h"
 #include "lang/math_common.h"
 #include "lang/promotion.h"
-#include "lang/requests.h"
 #include "printer/printer.h"
 #include "sema/sema.h"
 #include "sema/sema_api.h"

@@ -1,6 +1,6 @@
 // The scope requests: one family (push / loop / pop) for every region the surface opens
 // (wasm/PROTOCOL.md). The region-kind switch lives here, not in the binding.
-#include "lang/requests.h"
+#include "lang/decode.h"
 #include "sema/sema.h"
 
 namespace nki::lang {

@@ -193,7 +193,13 @@ void Exec::unsupported(const std::string& what) const {
 
 ExecFn ExecTable::find(const std::string& opcode) const {
   auto it = table_.find(opcode);
-  return it == table_.end() ? nullptr : it->second;
+  return it == table_.end() ? nullptr : it->second.first;
+}
+
+const OpFacts& ExecTable::facts(const std::string& opcode) const {
+  static const OpFacts kNone;
+  auto it = table_.find(opcode);
+  return it == table_.end() ? kNone : it->second.second;
 }
 
 std::vector<std::string> ExecTable::opcodes() const {
@@ -211,6 +217,7 @@ const ExecTable& exec_table() {
     register_elementwise_execs(t);
     register_select_execs(t);
     register_reduce_execs(t);
+    register_scan_execs(t);
     register_matmul_execs(t);
     register_misc_execs(t);
     register_register_execs(t);

@@ -73,8 +73,9 @@ struct Source {
 
 class Exec : public Reporter {
 public:
-  Exec(const ir::Kernel& k, Storage& storage, RunLog& log)
-      : k(k), storage(storage), log(log), plan(plan_kernel(k)) {}
+  /// `planned` false: the plain plan (plain_plan, SimOptions::plan off).
+  Exec(const ir::Kernel& k, Storage& storage, RunLog& log, bool planned = true)
+      : k(k), storage(storage), log(log), plan(planned ? plan_kernel(k) : plain_plan(k)) {}
 
   const ir::Kernel& k;
   Storage& storage;
@@ -145,15 +146,44 @@ private:
 
 using ExecFn = void (*)(Exec&, const ir::Instruction&);
 
-/// opcode → executor.
+/// What the per-kernel plan (plan.cpp) may assume of an opcode, declared with its executor
+/// (the register_*_execs functions): the one place that says which opcodes are element-wise,
+/// copies, stores or views. An opcode without facts gets none of the plan's shortcuts.
+struct OpFacts {
+  using Test = bool (*)(const ir::Kernel&, const ir::Instruction&);
+  /// Partition p of its result depends on partition p of its operands alone, with no state
+  /// beyond the instruction (element-wise, or reducing along free axes only): a strip of
+  /// partitions may run it apart from the others (StripGroup). `row_local_if`: a condition on
+  /// the instruction's attributes and tiles besides (e.g. tensor_reduce's axes).
+  bool row_local = false;
+  Test row_local_if = nullptr;
+  /// Interpreter::run_fused runs it row by row, a chunk at a time (rank-2 tiles, ALU operators
+  /// that are not bitwise: checked by the plan); `fusable_if` as `row_local_if`.
+  bool fusable = false;
+  Test fusable_if = nullptr;
+  /// Copies its "src" whole and unchanged into the tile it fills: its result, or (`into_dst`,
+  /// the current language's dma_copy) its "dst" when that is a whole tile. Such a tile may read
+  /// a read-only source in place (KernelPlan::alias).
+  bool copy = false;
+  bool into_dst = false;
+  /// Writes its "value" (or "src") operand into "dst" unchanged: a tile only it reads may live
+  /// in that destination (StripGroup::forward).
+  bool store = false;
+  /// Defines a view of its source's memory and writes nothing.
+  bool view = false;
+};
+
+/// opcode → executor and facts.
 class ExecTable {
 public:
-  void add(const std::string& opcode, ExecFn f) { table_[opcode] = f; }
+  void add(const std::string& opcode, ExecFn f, OpFacts facts = {}) { table_[opcode] = {f, facts}; }
   ExecFn find(const std::string& opcode) const;
+  /// The opcode's facts (none for an opcode without an executor).
+  const OpFacts& facts(const std::string& opcode) const;
   std::vector<std::string> opcodes() const;
 
 private:
-  std::unordered_map<std::string, ExecFn> table_;
+  std::unordered_map<std::string, std::pair<ExecFn, OpFacts>> table_;
 };
 
 /// Every executor (built once).
@@ -164,6 +194,7 @@ void register_creation_execs(ExecTable& t);    // exec_creation.cpp
 void register_elementwise_execs(ExecTable& t); // exec_elementwise.cpp
 void register_select_execs(ExecTable& t);      // exec_select.cpp
 void register_reduce_execs(ExecTable& t);      // exec_reduce.cpp
+void register_scan_execs(ExecTable& t);        // exec_scan.cpp: tensor_tensor_scan
 void register_matmul_execs(ExecTable& t);      // exec_matmul.cpp
 void register_misc_execs(ExecTable& t);        // exec_misc.cpp: random, device_print, ...
 /// The XORWOW generators' fixed state before any rand_set_state (exec_misc.cpp).

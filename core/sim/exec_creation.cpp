@@ -76,13 +76,26 @@ void exec_iota(Exec& ex, const Instruction& in) {
   });
 }
 
+// An on-chip tile without a fill (the current language's ndarray): the instructions of a strip
+// write it row by row.
+bool unfilled_on_chip(const Kernel& k, const Instruction& in) {
+  const Tensor& t = k.tensor(in.result);
+  return !find_attr(in, "value") && t.constant.empty() &&
+         (t.memory() == Memory::SBUF || t.memory() == Memory::PSUM);
+}
+
 } // namespace
 
 void register_creation_execs(ExecTable& t) {
-  for (const char* op : {"ndarray", "zeros", "ones", "full", "empty_like", "zeros_like"})
+  OpFacts allocation, view;
+  allocation.row_local = allocation.fusable = true;
+  allocation.row_local_if = unfilled_on_chip;
+  view.view = true;
+  t.add("ndarray", exec_allocate, allocation);
+  for (const char* op : {"zeros", "ones", "full", "empty_like", "zeros_like"})
     t.add(op, exec_allocate);
-  for (const char* op : {"shared_constant", "shared_identity_matrix", "reshape", "view"})
-    t.add(op, exec_nothing);
+  for (const char* op : {"shared_constant", "shared_identity_matrix"}) t.add(op, exec_nothing);
+  for (const char* op : {"reshape", "view"}) t.add(op, exec_nothing, view);
   t.add("memset", exec_memset);
   t.add("iota", exec_iota);
 }

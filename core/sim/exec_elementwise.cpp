@@ -239,17 +239,30 @@ void exec_reciprocal(Exec& ex, const Instruction& in) {
   });
 }
 
+// An activation that also reduces into the engine's register (reduce_res, a reduce_cmd other
+// than idle) carries state from partition to partition.
+bool no_reduction(const Kernel&, const Instruction& in) {
+  const AttrValue* cmd = find_attr(in, "reduce_cmd");
+  const std::string* c = cmd ? std::get_if<std::string>(cmd) : nullptr;
+  return !find_operand(in, "reduce_res") && (!cmd || (c && *c == "idle"));
+}
+
 } // namespace
 
 void register_elementwise_execs(ExecTable& t) {
-  t.add("tensor_tensor", exec_tensor_tensor);
-  t.add("tensor_scalar", exec_tensor_scalar);
-  t.add("scalar_tensor_tensor", exec_tensor_scalar);
+  OpFacts elementwise, activation, rowwise;
+  elementwise.row_local = elementwise.fusable = true;
+  activation = elementwise;
+  activation.row_local_if = no_reduction;
+  rowwise.row_local = true; // (run_fused has no reciprocal)
+  t.add("tensor_tensor", exec_tensor_tensor, elementwise);
+  t.add("tensor_scalar", exec_tensor_scalar, elementwise);
+  t.add("scalar_tensor_tensor", exec_tensor_scalar, elementwise);
   t.add("tensor_scalar_reduce", exec_tensor_scalar_reduce);
-  t.add("activation", exec_activation);
+  t.add("activation", exec_activation, activation);
   t.add("activate2", exec_activation);
   t.add("tensor_scalar_cumulative", exec_tensor_scalar_cumulative);
-  t.add("reciprocal", exec_reciprocal);
+  t.add("reciprocal", exec_reciprocal, rowwise);
 }
 
 } // namespace nki::sim

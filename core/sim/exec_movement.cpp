@@ -215,14 +215,26 @@ void exec_atomic_rmw(Exec& ex, const Instruction& in) {
   });
 }
 
+// A dma_copy that accumulates into its destination (dst_rmw_op) reads it: not row by row.
+bool plain_dma(const Kernel&, const Instruction& in) {
+  return !find_attr(in, "dst_rmw_op");
+}
+
 } // namespace
 
 void register_movement_execs(ExecTable& t) {
-  t.add("load", exec_load);
-  t.add("store", exec_store);
-  t.add("dma_copy", exec_dma_copy);
-  t.add("tensor_copy", exec_tensor_copy);
-  t.add("broadcast_to", exec_tensor_copy);
+  // Copies into their result (and stores) row by row; the current language's dma_copy fills
+  // a tile through its "dst" (OpFacts::into_dst) and is the store of its language as well.
+  OpFacts copy, store, dma;
+  copy.row_local = copy.fusable = copy.copy = true;
+  store.row_local = store.fusable = store.store = true;
+  dma.row_local = dma.fusable = dma.copy = dma.into_dst = dma.store = true;
+  dma.row_local_if = plain_dma;
+  t.add("load", exec_load, copy);
+  t.add("store", exec_store, store);
+  t.add("dma_copy", exec_dma_copy, dma);
+  t.add("tensor_copy", exec_tensor_copy, copy);
+  t.add("broadcast_to", exec_tensor_copy, copy);
   t.add("tensor_copy_dynamic_src", exec_tensor_copy);
   t.add("tensor_copy_dynamic_dst", exec_tensor_copy);
   t.add("load_transpose2d", exec_load_transpose2d);

@@ -184,8 +184,10 @@ void exec_tensor_copy_predicated(Exec& ex, const Instruction& in) {
 } // namespace
 
 void register_select_execs(ExecTable& t) {
+  OpFacts rowwise;
+  rowwise.row_local = true; // its condition is affine in the partition index: still row by row
   t.add("select", exec_select);
-  t.add("affine_select", exec_affine_select);
+  t.add("affine_select", exec_affine_select, rowwise);
   t.add("range_select", exec_range_select);
   t.add("select_reduce", exec_select_reduce);
   t.add("tensor_copy_predicated", exec_tensor_copy_predicated);

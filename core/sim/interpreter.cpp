@@ -10,7 +10,7 @@ namespace nki::sim {
 using namespace nki::ir;
 
 Interpreter::Interpreter(const Kernel& k, Storage& storage, RunLog& log, const SimOptions& opts)
-    : k_(k), opts_(opts), ex_(k, storage, log) {
+    : k_(k), opts_(opts), ex_(k, storage, log, opts.plan) {
   const ExecTable& table = exec_table();
   fns_.resize(k.instructions().size(), nullptr);
   for (const Instruction& in : k.instructions()) {
@@ -235,7 +235,7 @@ bool Interpreter::strips_ready(const StripGroup& g, std::vector<Redirect>& strip
         View v = resolve(ex_.storage, k_, o.ap, dom, ex_.env, in.loc, ex_.pool);
         if (v.linear) return false;
         const bool ours = std::find(defined.begin(), defined.end(), v.tensor->id) != defined.end();
-        if (reads_only(o.role) && !ours && !v.buf->written.all()) return false;
+        if (ir::role_reads_only(o.role) && !ours && !v.buf->written.all()) return false;
         if (o.role == "src" && ex_.plan.alias[static_cast<size_t>(id)] && v.buf->read_only &&
             v.dtype == v.buf->dtype)
           aliased.push_back(copy_target(k_, in));

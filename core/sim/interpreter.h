@@ -33,6 +33,10 @@ struct SimOptions {
   /// dropped, so that the instruction takes its unmasked paths (Domain); true keeps every
   /// term as written (tests: an always-true mask then keeps a kernel on its ordinary path).
   bool keep_masks = false;
+  /// The per-kernel plan's shortcuts (plan.h: read-only parameters, aliased copies, strips and
+  /// fused strips, forwarded stores, interleaved tile loops, scans computing their neighbours);
+  /// false runs every instruction alone through its executor (NKI_PLAYGROUND_SIM_PLAN=off).
+  bool plan = true;
 };
 
 class Interpreter {

@@ -5,7 +5,9 @@
 #include <string>
 #include <string_view>
 
+#include "sim/exec.h"
 #include "sim/math_kernels.h"
+#include "sim/plan_parts.h"
 
 namespace nki::sim {
 
@@ -13,67 +15,21 @@ using namespace nki::ir;
 // Opcodes and roles compare as string_views: their lengths first, where a string against a
 // C string measured the literal and compared bytes every time (a fifth of the planning).
 using namespace std::string_view_literals;
+using planning::base_of;
+using planning::identity;
 
 namespace {
 
-constexpr std::string_view kReadRoles[] = {
-    "src",     "value",     "data",        "data0",        "data1",    "x",
-    "y",       "operand0",  "operand1",    "scale",        "bias",     "stationary",
-    "moving",  "indices",   "on_true",     "on_true_tile", "on_false", "on_false_value",
-    "initial", "bound0",    "bound1",      "prob",         "seed",     "imm",
-    "vals",    "predicate", "segment_ids",
-};
-
-TensorId base_of(const Kernel& k, TensorId t) {
-  const Tensor& x = k.tensor(t);
-  return x.alias_of != kNone ? x.alias_of : t;
+// What the opcode's executor declares of it (exec.h: OpFacts).
+const OpFacts& facts(const Instruction& in) {
+  return exec_table().facts(in.opcode);
 }
 
-const AttrValue* attr(const Instruction& in, std::string_view key) {
-  for (const auto& [name, v] : in.attrs)
-    if (name == key) return &v;
-  return nullptr;
-}
-
-const Operand* operand(const Instruction& in, std::string_view role) {
-  for (const Operand& o : in.operands)
-    if (o.role == role) return &o;
-  return nullptr;
-}
-
-// Opcodes whose partition p of the result depends on partition p of the operands alone, with
-// no state beyond the instruction (the engines' reduce registers are left out).
+// Whether partition p of the result depends on partition p of the operands alone, with no
+// state beyond the instruction (OpFacts::row_local), and no operand is indirect.
 bool row_local(const Kernel& k, const Instruction& in) {
-  static constexpr std::string_view kOps[] = {
-      "load",          "store",         "tensor_copy",          "broadcast_to",
-      "tensor_tensor", "tensor_scalar", "scalar_tensor_tensor", "activation",
-      "reciprocal",    "affine_select", "tensor_tensor_scan",   "tensor_reduce",
-      "dma_copy",      "ndarray"};
-  if (std::none_of(std::begin(kOps), std::end(kOps),
-                   [&](std::string_view op) { return in.opcode == op; }))
-    return false;
-  if (in.opcode == "dma_copy"sv && attr(in, "dst_rmw_op")) return false;
-  if (in.opcode == "ndarray"sv) { // an on-chip tile the group's instructions write (no fill)
-    const Tensor& t = k.tensor(in.result);
-    if (attr(in, "value") || !t.constant.empty() ||
-        (t.memory() != Memory::SBUF && t.memory() != Memory::PSUM))
-      return false;
-  }
-  if (in.opcode == "activation"sv) {
-    const AttrValue* cmd = attr(in, "reduce_cmd");
-    const std::string* c = cmd ? std::get_if<std::string>(cmd) : nullptr;
-    if (operand(in, "reduce_res") || (cmd && (!c || *c != "idle"))) return false;
-  }
-  if (in.opcode == "tensor_reduce"sv) {
-    const AttrValue* axes = attr(in, "axis");
-    std::vector<int64_t> a;
-    if (axes && std::holds_alternative<int64_t>(*axes)) a = {std::get<int64_t>(*axes)};
-    if (axes && std::holds_alternative<std::vector<int64_t>>(*axes))
-      a = std::get<std::vector<int64_t>>(*axes);
-    if (a.empty() || std::any_of(a.begin(), a.end(), [](int64_t x) { return x < 1; })) return false;
-    if (in.result == kNone || k.tensor(in.result).shape.size() != main_shape(k, in).size())
-      return false;
-  }
+  const OpFacts& f = facts(in);
+  if (!f.row_local || (f.row_local_if && !f.row_local_if(k, in))) return false;
   for (const Operand& o : in.operands)
     if (!o.is_scalar && o.ap.indirect) return false;
   return true;
@@ -85,8 +41,7 @@ bool row_local(const Kernel& k, const Instruction& in) {
 // gains is its result tile living in the store's destination (StripGroup::forward).
 bool joins(const std::vector<const Instruction*>& g, const Instruction& in) {
   if (in.opcode == "tensor_tensor_scan"sv) return false;
-  return g.front()->opcode != "tensor_tensor_scan"sv || in.opcode == "store"sv ||
-         in.opcode == "dma_copy"sv;
+  return g.front()->opcode != "tensor_tensor_scan"sv || facts(in).store;
 }
 
 // Whether `ap` touches partition p of its tensor at tile partition p (axis 0 of a tile of
@@ -150,7 +105,8 @@ bool strip_valid(const Kernel& k, const std::vector<AccessPattern>& whole_of,
     if (in->result != kNone)
       acc.push_back({&whole_of[static_cast<size_t>(in->result)], true, rank});
     for (const Operand& o : in->operands)
-      if (!o.is_scalar && o.ap.tensor != kNone) acc.push_back({&o.ap, !reads_only(o.role), rank});
+      if (!o.is_scalar && o.ap.tensor != kNone)
+        acc.push_back({&o.ap, !ir::role_reads_only(o.role), rank});
   }
   for (const Access& a : acc)
     if (a.write) written.push_back(base_of(k, a.ap->tensor));
@@ -181,19 +137,6 @@ bool strip_valid(const Kernel& k, const std::vector<AccessPattern>& whole_of,
   return true;
 }
 
-bool identity(const Kernel& k, const AccessPattern& ap) {
-  const Tensor& t = k.tensor(ap.tensor);
-  if (ap.indirect || ap.tile_shape != t.shape || ap.index.size() != t.shape.size()) return false;
-  // Index d is AffineExpr::var(tile axis d), compared without building one.
-  for (size_t d = 0; d < ap.index.size(); ++d) {
-    const AffineExpr& e = ap.index[d];
-    if (e.constant() != 0 || e.terms().size() != 1 || e.terms()[0].second != 1 ||
-        !(e.terms()[0].first == Var{VarKind::TileAxis, static_cast<int>(d)}))
-      return false;
-  }
-  return true;
-}
-
 // For the tile g[n] defines (used by `users` only): the store (or dma_copy) that is its only
 // other user — for an ndarray's tile, the only user after the instruction writing it whole —
 // when it stores the whole tile into a destination of the same dtype that g[n] .. the store do
@@ -212,13 +155,12 @@ InstId forward_store(const Kernel& k, const std::vector<const Instruction*>& g, 
   if (w == g.size() || g[w]->opcode == "tensor_reduce"sv) return kNone;
   const size_t m = next_user(w + 1);
   if (m == g.size()) return kNone;
-  if (g[m]->opcode != "store"sv && (g[m]->opcode != "dma_copy"sv || attr(*g[m], "dst_rmw_op")))
-    return kNone;
+  if (!facts(*g[m]).store || find_attr(*g[m], "dst_rmw_op")) return kNone;
   for (InstId u : users)
     if (u != g[n]->id && u != g[w]->id && u != g[m]->id) return kNone;
-  const Operand* value = operand(*g[m], "value");
-  if (!value) value = operand(*g[m], "src");
-  const Operand* dst = operand(*g[m], "dst");
+  const Operand* value = find_operand(*g[m], "value");
+  if (!value) value = find_operand(*g[m], "src");
+  const Operand* dst = find_operand(*g[m], "dst");
   if (!value || !dst || value->is_scalar || value->ap.tensor != t || !identity(k, value->ap))
     return kNone;
   if (dst->ap.tile_shape != k.tensor(t).shape ||
@@ -245,7 +187,7 @@ bool written_first(const Kernel& k, const std::vector<const Instruction*>& g, si
     bool reads = false, writes_whole = false;
     for (const Operand& o : g[m]->operands) {
       if (o.is_scalar || o.ap.tensor == kNone || base_of(k, o.ap.tensor) != t) continue;
-      if (reads_only(o.role))
+      if (ir::role_reads_only(o.role))
         reads = true;
       else if (o.role == "dst"sv && o.ap.tensor == t && identity(k, o.ap))
         writes_whole = true;
@@ -262,30 +204,17 @@ bool written_first(const Kernel& k, const std::vector<const Instruction*>& g, si
 // rank-2 tiles; copies, fp32 ALU operators that are not bitwise, activations, reductions
 // along axis 1. The dtypes and strides are checked at run time.
 bool fusable(const Kernel& k, const std::vector<const Instruction*>& g) {
-  static constexpr std::string_view kOps[] = {
-      "load",          "store",      "tensor_copy",   "tensor_tensor",
-      "tensor_scalar", "activation", "tensor_reduce", "scalar_tensor_tensor",
-      "dma_copy",      "ndarray",    "broadcast_to"};
   for (const Instruction* in : g) {
-    if (std::none_of(std::begin(kOps), std::end(kOps),
-                     [&](std::string_view op) { return in->opcode == op; }))
-      return false;
+    const OpFacts& f = facts(*in);
+    if (!f.fusable || (f.fusable_if && !f.fusable_if(k, *in))) return false;
     if (main_shape(k, *in).size() != 2) return false;
     for (const char* key : {"op", "op0", "op1"}) {
-      const AttrValue* a = attr(*in, key);
+      const AttrValue* a = find_attr(*in, key);
       if (!a) continue;
       const std::string* name = std::get_if<std::string>(a);
       if (in->opcode == "activation"sv) continue; // its op is a function (parse_act)
       auto op = name ? parse_alu(*name) : std::nullopt;
       if (!op || alu_is_bitvec(*op)) return false;
-    }
-    if (in->opcode == "tensor_reduce"sv) {
-      const AttrValue* axes = attr(*in, "axis");
-      std::vector<int64_t> a;
-      if (axes && std::holds_alternative<int64_t>(*axes)) a = {std::get<int64_t>(*axes)};
-      if (axes && std::holds_alternative<std::vector<int64_t>>(*axes))
-        a = std::get<std::vector<int64_t>>(*axes);
-      if (a != std::vector<int64_t>{1}) return false;
     }
   }
   return true;
@@ -311,198 +240,6 @@ std::vector<std::vector<InstId>> tensor_users(const Kernel& k) {
   for (size_t t = 0; t < users.size(); ++t) users[t].reserve(count[t]);
   visit([&](TensorId t, InstId id) { users[static_cast<size_t>(t)].push_back(id); });
   return users;
-}
-
-// KernelPlan::scan_pre: a tensor_tensor multiply M, unmasked, of two tile operands, right
-// before a scan S in one body; M's result T an on-chip fp32 tile of S's shape that only M and
-// S refer to, S only as its data1, through T's identity pattern. Nothing runs between M and S,
-// so M's operands hold at S what they held at M.
-// (`users`: tensor_users; `aliased`: by tensor, whether another tensor is a view of it.)
-void plan_scan_pre(const Kernel& k, const std::vector<std::vector<InstId>>& users,
-                   const std::vector<uint8_t>& aliased, KernelPlan& p) {
-  p.scan_pre.assign(k.instructions().size(), -1);
-  p.deferred.assign(k.instructions().size(), 0);
-  for (const Region& r : k.regions())
-    for (size_t i = 0; i + 1 < r.body.size(); ++i) {
-      if (r.body[i].kind != Item::Kind::Inst || r.body[i + 1].kind != Item::Kind::Inst) continue;
-      const Instruction &m = k.inst(r.body[i].id), &s = k.inst(r.body[i + 1].id);
-      if (s.opcode != "tensor_tensor_scan"sv || m.opcode != "tensor_tensor"sv ||
-          m.result == kNone || !m.mask.empty())
-        continue;
-      const AttrValue* op = attr(m, "op");
-      const std::string* name = op ? std::get_if<std::string>(op) : nullptr;
-      if (!name || parse_alu(*name) != Alu::Multiply) continue;
-      const Tensor& t = k.tensor(m.result);
-      if (t.role != TensorRole::Local || t.alias_of != kNone ||
-          aliased[static_cast<size_t>(t.id)] || t.dtype != DType::Float32 ||
-          (t.memory() != Memory::SBUF && t.memory() != Memory::PSUM) || !t.constant.empty() ||
-          main_shape(k, s) != t.shape)
-        continue;
-      const Operand *x = operand(m, "x"), *y = operand(m, "y"), *d1 = operand(s, "data1");
-      if (!x || !y || x->is_scalar || y->is_scalar || x->ap.indirect || y->ap.indirect || !d1 ||
-          d1->is_scalar || d1->ap.tensor != t.id || !identity(k, d1->ap))
-        continue;
-      const auto& u = users[static_cast<size_t>(t.id)];
-      if (std::any_of(u.begin(), u.end(), [&](InstId id) { return id != m.id && id != s.id; }))
-        continue;
-      int refs = 0; // the scan's operands referring to T: data1 alone
-      for (const Operand& o : s.operands)
-        if (!o.is_scalar && o.ap.tensor != kNone &&
-            (base_of(k, o.ap.tensor) == t.id ||
-             (o.ap.indirect && base_of(k, o.ap.indirect->tensor) == t.id)))
-          ++refs;
-      if (refs != 1) continue;
-      // (The scan's result is a new tile; a "dst" it writes must not be what M reads.)
-      const Operand* dst = operand(s, "dst");
-      if (dst && !dst->is_scalar && dst->ap.tensor != kNone &&
-          (base_of(k, dst->ap.tensor) == base_of(k, x->ap.tensor) ||
-           base_of(k, dst->ap.tensor) == base_of(k, y->ap.tensor)))
-        continue;
-      p.scan_pre[static_cast<size_t>(s.id)] = static_cast<int32_t>(m.id);
-      p.deferred[static_cast<size_t>(m.id)] = 1;
-    }
-}
-
-// KernelPlan::scan_post: after a scan S of h = a · h + x (op0 multiply, op1 add, unmasked, its
-// result a tile h), at most six instructions, then M: T = h · c (an unmasked fp32
-// tensor_tensor multiply, h through its identity pattern), then A: Y = Y + T (an unmasked
-// in-place add, its dst and x one pattern of h's tile shape, T through its identity pattern).
-// T is an on-chip fp32 tile of h's shape that only M and A refer to; Y an on-chip fp32 tensor,
-// no view, read by S neither; c a tile operand of h's shape, neither h nor Y nor T. A view of
-// one of them would make these checks miss an access. The instructions between that make c
-// (and those making what they read) run before S: they touch neither Y, T nor h and share no
-// tensor one of them writes with S or with the others they move ahead of. The others run
-// after S as they did: they touch neither Y nor T and write neither h nor c.
-// (`users`: tensor_users; `aliased`: by tensor, whether another tensor is a view of it.)
-void plan_scan_post(const Kernel& k, const std::vector<std::vector<InstId>>& users,
-                    const std::vector<uint8_t>& aliased, KernelPlan& p) {
-  p.scan_post.assign(k.instructions().size(), {});
-  p.folded.assign(k.instructions().size(), 0);
-  auto alu_is = [](const Instruction& in, const char* key, Alu op) {
-    const AttrValue* a = attr(in, key);
-    const std::string* name = a ? std::get_if<std::string>(a) : nullptr;
-    return name && parse_alu(*name) == op;
-  };
-  auto plain = [&](TensorId id) {
-    const Tensor& t = k.tensor(id);
-    return t.alias_of == kNone && !aliased[static_cast<size_t>(id)] && t.dtype == DType::Float32 &&
-           (t.memory() == Memory::SBUF || t.memory() == Memory::PSUM) && t.constant.empty();
-  };
-  auto tile_operand = [](const Operand* o) { return o && !o->is_scalar && !o->ap.indirect; };
-  // The base tensors an instruction accesses (its operands, their indirect indices, its
-  // result) and those it writes (its result, its written operands).
-  auto accessed = [&](const Instruction& in) {
-    std::vector<TensorId> v;
-    if (in.result != kNone) v.push_back(base_of(k, in.result));
-    for (const Operand& o : in.operands)
-      if (!o.is_scalar && o.ap.tensor != kNone) {
-        v.push_back(base_of(k, o.ap.tensor));
-        if (o.ap.indirect) v.push_back(base_of(k, o.ap.indirect->tensor));
-      }
-    return v;
-  };
-  auto written = [&](const Instruction& in) {
-    std::vector<TensorId> v;
-    if (in.result != kNone) v.push_back(base_of(k, in.result));
-    for (const Operand& o : in.operands)
-      if (!o.is_scalar && o.ap.tensor != kNone && !reads_only(o.role))
-        v.push_back(base_of(k, o.ap.tensor));
-    return v;
-  };
-  auto has = [](const std::vector<TensorId>& v, TensorId t) {
-    return std::find(v.begin(), v.end(), t) != v.end();
-  };
-  auto refers = [&](const Instruction& in, std::initializer_list<TensorId> bases) {
-    const std::vector<TensorId> a = accessed(in);
-    return std::any_of(bases.begin(), bases.end(), [&](TensorId b) { return has(a, b); });
-  };
-  // Whether one of the two writes a tensor the other accesses.
-  auto conflict = [&](const Instruction& x, const Instruction& y) {
-    const std::vector<TensorId> ax = accessed(x), ay = accessed(y);
-    for (TensorId b : written(x))
-      if (has(ay, b)) return true;
-    for (TensorId b : written(y))
-      if (has(ax, b)) return true;
-    return false;
-  };
-  for (const Region& r : k.regions())
-    for (size_t i = 0; i + 2 < r.body.size(); ++i) {
-      if (r.body[i].kind != Item::Kind::Inst) continue;
-      const Instruction& s = k.inst(r.body[i].id);
-      if (s.opcode != "tensor_tensor_scan"sv || s.result == kNone || !s.mask.empty() ||
-          !alu_is(s, "op0", Alu::Multiply) || !alu_is(s, "op1", Alu::Add) || attr(s, "reverse0") ||
-          attr(s, "reverse1"))
-        continue;
-      const TensorId h = s.result;
-      const std::vector<int64_t>& shape = k.tensor(h).shape;
-      if (shape.size() != 2 || base_of(k, h) != h) continue;
-      // M after at most six other instructions, A right after it.
-      size_t j = i + 1;
-      while (j < r.body.size() && j <= i + 7 && r.body[j].kind == Item::Kind::Inst &&
-             k.inst(r.body[j].id).opcode != "tensor_tensor"sv)
-        ++j;
-      if (j + 1 >= r.body.size() || r.body[j].kind != Item::Kind::Inst ||
-          r.body[j + 1].kind != Item::Kind::Inst)
-        continue;
-      const Instruction &m = k.inst(r.body[j].id), &a = k.inst(r.body[j + 1].id);
-      if (m.opcode != "tensor_tensor"sv || a.opcode != "tensor_tensor"sv || !m.mask.empty() ||
-          !a.mask.empty() || !alu_is(m, "op", Alu::Multiply) || !alu_is(a, "op", Alu::Add) ||
-          m.result == kNone || a.result != kNone)
-        continue;
-      const Operand *mx = operand(m, "x"), *my = operand(m, "y");
-      const Operand *ad = operand(a, "dst"), *ax = operand(a, "x"), *ay = operand(a, "y");
-      if (!tile_operand(mx) || !tile_operand(my) || !tile_operand(ad) || !tile_operand(ax) ||
-          !tile_operand(ay) || mx->ap.tensor != h || !identity(k, mx->ap))
-        continue;
-      const TensorId t = m.result, y = ad->ap.tensor, c = base_of(k, my->ap.tensor);
-      if (!plain(t) || k.tensor(t).shape != shape || k.tensor(t).role != TensorRole::Local ||
-          !plain(y) || ax->ap.tensor != y || !(ax->ap.index == ad->ap.index) ||
-          ad->ap.tile_shape != shape || ax->ap.tile_shape != shape || ay->ap.tensor != t ||
-          !identity(k, ay->ap) || my->ap.tile_shape != shape)
-        continue;
-      if (y == h || y == t || c == h || c == y || c == t) continue;
-      const auto& u = users[static_cast<size_t>(t)];
-      if (std::any_of(u.begin(), u.end(), [&](InstId id) { return id != m.id && id != a.id; }))
-        continue;
-      // The scan (and the multiply it may compute its data1 with) reads neither Y nor T.
-      const Instruction* pre = p.scan_pre[static_cast<size_t>(s.id)] >= 0
-                                   ? &k.inst(p.scan_pre[static_cast<size_t>(s.id)])
-                                   : nullptr;
-      if (refers(s, {y, t}) || (pre && refers(*pre, {y, t}))) continue;
-      // Between: the instructions making c, and what they read, from the last back.
-      const size_t nb = j - i - 1;
-      std::vector<uint8_t> early(nb, 0);
-      std::vector<TensorId> needed = {c};
-      for (size_t b = nb; b-- > 0;) {
-        const Instruction& in = k.inst(r.body[i + 1 + b].id);
-        const std::vector<TensorId> w = written(in);
-        if (std::none_of(w.begin(), w.end(), [&](TensorId x) { return has(needed, x); })) continue;
-        early[b] = 1;
-        for (TensorId x : accessed(in))
-          if (!has(w, x)) needed.push_back(x);
-      }
-      bool ok = true;
-      for (size_t b = 0; ok && b < nb; ++b) {
-        const Instruction& in = k.inst(r.body[i + 1 + b].id);
-        const std::vector<TensorId> w = written(in);
-        if (!early[b]) {
-          ok = !refers(in, {y, t}) && !has(w, h) && !has(w, c);
-          continue;
-        }
-        ok = !refers(in, {y, t, h}) && !p.deferred[static_cast<size_t>(in.id)] &&
-             !conflict(in, s) && !(pre && conflict(in, *pre));
-        for (size_t e = 0; ok && e < b; ++e)
-          if (!early[e] && conflict(in, k.inst(r.body[i + 1 + e].id))) ok = false;
-      }
-      if (!ok) continue;
-      KernelPlan::Post& post = p.scan_post[static_cast<size_t>(s.id)];
-      post.mul = m.id;
-      post.add = a.id;
-      post.between = static_cast<int32_t>(nb);
-      for (size_t b = 0; b < nb; ++b)
-        if (early[b]) post.early |= static_cast<uint8_t>(1u << b);
-      p.folded[static_cast<size_t>(m.id)] = p.folded[static_cast<size_t>(a.id)] = 1;
-    }
 }
 
 void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
@@ -592,7 +329,8 @@ void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
         } else {
           for (size_t m = n; inside && m < g.size(); ++m)
             for (const Operand& o : g[m]->operands)
-              if (!o.is_scalar && o.ap.tensor == t.id && !reads_only(o.role)) inside = false;
+              if (!o.is_scalar && o.ap.tensor == t.id && !ir::role_reads_only(o.role))
+                inside = false;
         }
         if (!inside) {
           if (in.opcode == "ndarray"sv) drop = true; // its strips would allocate it anew
@@ -622,22 +360,69 @@ void plan_strips(const Kernel& k, const std::vector<std::vector<InstId>>& users,
 const std::vector<int64_t>& main_shape(const Kernel& k, const Instruction& in) {
   static const std::vector<int64_t> kNoShape;
   if (in.opcode == "tensor_reduce"sv)
-    if (const Operand* d = operand(in, "data")) return d->ap.tile_shape;
+    if (const Operand* d = find_operand(in, "data")) return d->ap.tile_shape;
   if (in.result != kNone) return k.tensor(in.result).shape;
-  const Operand* d = operand(in, "dst");
+  const Operand* d = find_operand(in, "dst");
   return d ? d->ap.tile_shape : kNoShape;
 }
 
 TensorId copy_target(const Kernel& k, const Instruction& in) {
   if (in.result != kNone) return in.result;
-  if (in.opcode != "dma_copy"sv || attr(in, "dst_rmw_op")) return kNone;
-  const Operand* dst = operand(in, "dst");
+  if (!facts(in).into_dst || find_attr(in, "dst_rmw_op")) return kNone;
+  const Operand* dst = find_operand(in, "dst");
   return dst && !dst->is_scalar && dst->ap.tensor != kNone && identity(k, dst->ap) ? dst->ap.tensor
                                                                                    : kNone;
 }
 
-bool reads_only(std::string_view role) {
-  return std::find(std::begin(kReadRoles), std::end(kReadRoles), role) != std::end(kReadRoles);
+const AttrValue* find_attr(const Instruction& in, std::string_view key) {
+  for (const auto& [name, v] : in.attrs)
+    if (name == key) return &v;
+  return nullptr;
+}
+
+const Operand* find_operand(const Instruction& in, std::string_view role) {
+  for (const Operand& o : in.operands)
+    if (o.role == role) return &o;
+  return nullptr;
+}
+
+std::vector<int64_t> attr_axes(const Instruction& in, std::string_view key) {
+  const AttrValue* a = find_attr(in, key);
+  if (a && std::holds_alternative<int64_t>(*a)) return {std::get<int64_t>(*a)};
+  if (a && std::holds_alternative<std::vector<int64_t>>(*a))
+    return std::get<std::vector<int64_t>>(*a);
+  return {};
+}
+
+TensorId planning::base_of(const Kernel& k, TensorId t) {
+  const Tensor& x = k.tensor(t);
+  return x.alias_of != kNone ? x.alias_of : t;
+}
+
+bool planning::identity(const Kernel& k, const AccessPattern& ap) {
+  const Tensor& t = k.tensor(ap.tensor);
+  if (ap.indirect || ap.tile_shape != t.shape || ap.index.size() != t.shape.size()) return false;
+  // Index d is AffineExpr::var(tile axis d), compared without building one.
+  for (size_t d = 0; d < ap.index.size(); ++d) {
+    const AffineExpr& e = ap.index[d];
+    if (e.constant() != 0 || e.terms().size() != 1 || e.terms()[0].second != 1 ||
+        !(e.terms()[0].first == Var{VarKind::TileAxis, static_cast<int>(d)}))
+      return false;
+  }
+  return true;
+}
+
+KernelPlan plain_plan(const Kernel& k) {
+  KernelPlan p;
+  const size_t ni = k.instructions().size();
+  p.read_only.assign(k.tensors().size(), 0);
+  p.alias.assign(ni, 0);
+  p.group_of.assign(ni, -1);
+  p.scan_pre.assign(ni, -1);
+  p.deferred.assign(ni, 0);
+  p.scan_post.assign(ni, {});
+  p.folded.assign(ni, 0);
+  return p;
 }
 
 KernelPlan plan_kernel(const Kernel& k) {
@@ -648,10 +433,10 @@ KernelPlan plan_kernel(const Kernel& k) {
     if (t.alias_of != kNone) aliased[static_cast<size_t>(t.alias_of)] = 1;
   for (const Instruction& in : k.instructions()) {
     // (reshape and view define a view of their source's memory and write nothing.)
-    const bool view = in.opcode == "reshape"sv || in.opcode == "view"sv;
+    const bool view = facts(in).view;
     if (in.result != kNone && !view) ++writers[static_cast<size_t>(base_of(k, in.result))];
     for (const Operand& o : in.operands)
-      if (!o.is_scalar && o.ap.tensor != kNone && !reads_only(o.role))
+      if (!o.is_scalar && o.ap.tensor != kNone && !ir::role_reads_only(o.role))
         ++writers[static_cast<size_t>(base_of(k, o.ap.tensor))];
   }
   KernelPlan p;
@@ -661,14 +446,12 @@ KernelPlan plan_kernel(const Kernel& k) {
       p.read_only[static_cast<size_t>(t)] = 1;
   std::vector<uint8_t> allocated(nt, 0); // tiles an ndarray without a fill defines
   for (const Instruction& in : k.instructions())
-    if (in.opcode == "ndarray"sv && in.result != kNone && !attr(in, "value"))
+    if (in.opcode == "ndarray"sv && in.result != kNone && !find_attr(in, "value"))
       allocated[static_cast<size_t>(in.result)] = 1;
   p.alias.assign(k.instructions().size(), 0);
   for (const Instruction& in : k.instructions()) {
-    const bool copy =
-        in.opcode == "load"sv || in.opcode == "tensor_copy"sv || in.opcode == "broadcast_to"sv;
     const TensorId tile = copy_target(k, in);
-    if ((!copy && in.opcode != "dma_copy"sv) || tile == kNone) continue;
+    if (!facts(in).copy || tile == kNone) continue;
     // A dma_copy fills an ndarray's on-chip tile (never an HBM tensor, whose bytes are the
     // output): the ndarray and it are its writers.
     const int own_writers = in.result == kNone ? 2 : 1;
@@ -692,8 +475,8 @@ KernelPlan plan_kernel(const Kernel& k) {
   }
   p.group_of.assign(k.instructions().size(), -1);
   const std::vector<std::vector<InstId>> users = tensor_users(k);
-  plan_scan_pre(k, users, aliased, p);
-  plan_scan_post(k, users, aliased, p);
+  planning::plan_scan_pre(k, users, aliased, p);
+  planning::plan_scan_post(k, users, aliased, p);
   plan_strips(k, users, aliased, p);
   return p;
 }

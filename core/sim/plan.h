@@ -70,9 +70,17 @@ struct KernelPlan {
 
 KernelPlan plan_kernel(const ir::Kernel& k);
 
-/// Whether an operand role only reads its tensor ("src", "data", "x", ...); any other role
-/// ("dst", "reduce_res", "dst_idx", an unknown one) counts as written.
-bool reads_only(std::string_view role);
+/// The plan that decides nothing (SimOptions::plan off): every parameter is written for all it
+/// knows, no copy aliases, no strips, no scan computes its neighbours, so that the interpreter
+/// runs every instruction alone through its executor — the plain path the plan's shortcuts
+/// must agree with (tests/core/sim_plan_off_test.cpp).
+KernelPlan plain_plan(const ir::Kernel& k);
+
+/// An instruction's attribute / operand of that name, or null.
+const ir::AttrValue* find_attr(const ir::Instruction& in, std::string_view key);
+const ir::Operand* find_operand(const ir::Instruction& in, std::string_view role);
+/// An attribute holding one axis or a list of them ("axis"), as a list (empty when absent).
+std::vector<int64_t> attr_axes(const ir::Instruction& in, std::string_view key);
 
 /// The tile a copy fills whole: its result, or (the current language) the tensor a dma_copy's
 /// "dst" is the identity view of; kNone otherwise.

@@ -105,6 +105,7 @@ SimOptions options_from_json(const std::string& json) {
     o.float16_in_fp32 = false;
   }
   if (j["precise_fp"].is_bool()) o.precise_fp = j["precise_fp"].boolean();
+  if (j["plan"].is_bool()) o.plan = j["plan"].boolean();
   return o;
 }
 

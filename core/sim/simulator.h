@@ -58,10 +58,11 @@ private:
 
 /// Options for a target: "trn1" (default), "trn2" or "trn3" (also "gen2".."gen4").
 SimOptions options_for_target(const std::string& target);
-/// Options as the surfaces send them: {"target", "language"?, "precise_fp"?}. A "language"
+/// Options as the surfaces send them: {"target", "language"?, "precise_fp"?, "plan"?}. A "language"
 /// (the current one, "nki 0.6.0") selects NKI 0.6.0's simulator contract: never-written integers
 /// read 4 and nki-playground's own checks are labelled; "precise_fp" is NKI_PRECISE_FP (Beta 1
-/// sends false unless NKI_PRECISE_FP=1, and its float16 stays float16).
+/// sends false unless NKI_PRECISE_FP=1, and its float16 stays float16); "plan": false is
+/// NKI_PLAYGROUND_SIM_PLAN=off (SimOptions::plan: the plain interpreter).
 SimOptions options_from_json(const std::string& json);
 
 } // namespace nki::sim

@@ -6,18 +6,6 @@ namespace nki::trace {
 
 std::unique_ptr<codegen::NeuronCodegen> TraceContext::global_ctx;
 
-const char* trace_scope_kind_name(TraceScopeKind k) {
-  switch (k) {
-  case TraceScopeKind::KernelScope:
-    return "KernelScope";
-  case TraceScopeKind::FunctionScope:
-    return "FunctionScope";
-  case TraceScopeKind::StmtScope:
-    return "StmtScope";
-  }
-  return "?";
-}
-
 codegen::NeuronCodegen& TraceContext::new_ctx(const codegen::TraceOptions& opts) {
   if (global_ctx) sema::err_trace_already_active(global_ctx->options().kernel_name);
   global_ctx = std::make_unique<codegen::NeuronCodegen>(opts);

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "lang/requests.h"
 #include "printer/printer.h"
+#include "protocol/requests.h"
 #include "sim/numerics.h"
 #include "sim/simulator.h"
 #include "sim_support.h"
@@ -38,7 +38,7 @@ public:
   /// One request as JSON text (after stamping `line`); the parsed reply.
   util::Json req(const std::string& json, int line = 0) {
     if (line) cg_->builder.set_loc({"k.py", line, 1});
-    return util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
+    return util::Json::parse(protocol::handle_request(*cg_, util::Json::parse(json)));
   }
   /// A parameter; returns its tensor id.
   int param(const std::string& name, const std::string& shape,

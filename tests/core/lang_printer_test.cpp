@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "lang/ops.h"
-#include "lang/requests.h"
 #include "printer/printer.h"
+#include "protocol/requests.h"
 #include "sema/sema.h"
 #include "trace_fixture.h"
 #include "util/json.h"
@@ -265,7 +265,7 @@ TEST_F(TraceTest, requests_decode_into_ops_and_reply_with_values) {
   auto& cg = s.codegen();
   auto k = cg.kernel_scope("k");
   auto reply = [&](const char* j) {
-    return util::Json::parse(lang::handle_request(cg, util::Json::parse(j)));
+    return util::Json::parse(protocol::handle_request(cg, util::Json::parse(j)));
   };
   util::Json p = reply(R"({"op":"param","name":"a","shape":[128,64],"dtype":"float16"})");
   EXPECT_EQ(p["dtype"].string(), "float16");

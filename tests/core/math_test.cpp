@@ -7,8 +7,8 @@
 
 #include "lang/math_common.h"
 #include "lang/ops.h"
-#include "lang/requests.h"
 #include "printer/printer.h"
+#include "protocol/requests.h"
 #include "sema/sema.h"
 #include "trace_fixture.h"
 #include "util/json.h"
@@ -36,7 +36,7 @@ protected:
     return lang::ndarray(cg(), name, std::move(shape), dtype, buffer, {});
   }
   util::Json call(const std::string& json) {
-    return util::Json::parse(lang::handle_request(cg(), util::Json::parse(json)));
+    return util::Json::parse(protocol::handle_request(cg(), util::Json::parse(json)));
   }
   const ir::Instruction& last() { return cg().kernel().instructions().back(); }
   std::string role(const ir::Instruction& in, size_t i) { return in.operands.at(i).role; }

@@ -2,8 +2,8 @@
 // accumulation, indirect access patterns, aliases and constants, and NKI's diagnostics.
 #include <gtest/gtest.h>
 
-#include "lang/requests.h"
 #include "printer/printer.h"
+#include "protocol/requests.h"
 #include "sema/sema.h"
 #include "trace_fixture.h"
 #include "util/json.h"
@@ -27,7 +27,7 @@ protected:
 
   /// Sends one request; returns the reply's value id (or -1).
   int req(const std::string& json) {
-    util::Json r = util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
+    util::Json r = util::Json::parse(protocol::handle_request(*cg_, util::Json::parse(json)));
     return r.is_object() && r.has("v") ? static_cast<int>(r["v"].integer()) : -1;
   }
   int param(const std::string& name, const std::string& shape, const std::string& dtype) {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "lang/ops.h"
-#include "lang/requests.h"
 #include "printer/printer.h"
+#include "protocol/requests.h"
 #include "run/run_session.h"
 #include "trace_fixture.h"
 #include "util/json.h"

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "lang/requests.h"
 #include "printer/printer.h"
+#include "protocol/requests.h"
 #include "sema/sema.h"
 #include "trace_fixture.h"
 
@@ -142,7 +142,9 @@ TEST_F(TraceTest, affine_range_normalizes_bounds_and_tags_the_axis) {
 TEST_F(TraceTest, scope_requests_open_and_close_every_region_through_one_family) {
   trace::TraceSession s(opts());
   auto& cg = s.codegen();
-  auto req = [&](const std::string& j) { return lang::handle_request(cg, util::Json::parse(j)); };
+  auto req = [&](const std::string& j) {
+    return protocol::handle_request(cg, util::Json::parse(j));
+  };
   auto k = cg.kernel_scope("k").release();
   cg.enter_trace_scope(trace::TraceScopeKind::KernelScope, "k@k.py:1", "k");
   // A FunctionScope with its trace-side scope in one request each way.

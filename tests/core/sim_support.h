@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "lang/requests.h"
+#include "protocol/requests.h"
 #include "sim/numerics.h"
 #include "sim/simulator.h"
 #include "trace/trace_context.h"
@@ -35,7 +35,7 @@ public:
   /// Sends one request (after setting the source line); returns the reply's value id or -1.
   int req(const std::string& json, int line = 0) {
     if (line) cg_->builder.set_loc({"k.py", line, 1});
-    util::Json r = util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
+    util::Json r = util::Json::parse(protocol::handle_request(*cg_, util::Json::parse(json)));
     return r.is_object() && r.has("v") ? static_cast<int>(r["v"].integer()) : -1;
   }
   int param(const std::string& name, const std::string& shape,
@@ -100,6 +100,67 @@ inline sim::SimOptions test_options() {
   return o;
 }
 
+/// The first element where two buffers of `dtype` differ, bit for bit, or -1 — except that two
+/// NaNs of a float dtype are equal whatever their sign and payload: which operand's NaN an
+/// operation on two NaNs keeps is the compiler's choice (C++ leaves it open), and the plain
+/// interpreter's unmasked loops and the plan's fused passes choose differently
+/// (sim_plan_off_test.cpp).
+inline int64_t first_unequal(ir::DType dtype, const uint8_t* a, const uint8_t* b, int64_t nbytes) {
+  const int64_t size = ir::dtype_size(dtype), n = nbytes / size;
+  const bool is_float = ir::dtype_is_float(dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::memcmp(a + i * size, b + i * size, static_cast<size_t>(size)) == 0) continue;
+    if (is_float) {
+      float x = 0, y = 0;
+      sim::decode_f32(dtype, a + i * size, 1, 1, &x);
+      sim::decode_f32(dtype, b + i * size, 1, 1, &y);
+      if (x != x && y != y) continue;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/// The same run on the plain interpreter (SimOptions::plan off) must give the same output bytes,
+/// warnings and prints as `s`, run with the plan: every kernel the helpers below run is also a
+/// case of the plan-off check (sim_plan_off_test.cpp runs the goldens both ways).
+inline void expect_plain_agrees(std::shared_ptr<const ir::Kernel> k, sim::Simulator& s,
+                                const std::vector<std::vector<uint8_t>>& inputs,
+                                sim::SimOptions opts) {
+  if (!opts.plan) return;
+  opts.plan = false;
+  sim::Simulator p(k, opts);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    std::memcpy(p.input(i), inputs[i].data(), inputs[i].size());
+  p.run();
+  for (size_t o = 0; o < s.num_outputs(); ++o) {
+    const int64_t at =
+        first_unequal(s.output_tensor(o).dtype, s.output(o), p.output(o), s.output_nbytes(o));
+    EXPECT_EQ(at, -1) << "output " << o << " differs with the plan off at element " << at;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) // parameters updated in place
+    EXPECT_TRUE(std::memcmp(s.input(i), p.input(i), inputs[i].size()) == 0)
+        << "parameter " << i << " differs with the plan off";
+  ASSERT_EQ(s.log().warnings.size(), p.log().warnings.size()) << "warnings with the plan off";
+  for (size_t w = 0; w < s.log().warnings.size(); ++w)
+    EXPECT_EQ(s.log().warnings[w].text, p.log().warnings[w].text);
+  ASSERT_EQ(s.log().prints.size(), p.log().prints.size()) << "prints with the plan off";
+  for (size_t w = 0; w < s.log().prints.size(); ++w) {
+    const auto &a = s.log().prints[w].values, &b = p.log().prints[w].values;
+    EXPECT_TRUE(a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * 8) == 0)
+        << "print " << w << " differs with the plan off";
+  }
+  EXPECT_EQ(s.log().instructions, p.log().instructions) << "instructions with the plan off";
+}
+
+/// The parameters' bytes as written before a run.
+inline std::vector<std::vector<uint8_t>> input_bytes(sim::Simulator& s) {
+  std::vector<std::vector<uint8_t>> v;
+  for (size_t i = 0; i < s.num_inputs(); ++i)
+    v.emplace_back(s.input(i), s.input(i) + s.input_nbytes(i));
+  return v;
+}
+
 /// Runs `k` with float32-valued inputs; returns each output decoded as fp32 and, in
 /// `inputs_after`, the parameters' contents after the run (in-place updates).
 inline std::vector<std::vector<float>>
@@ -112,7 +173,9 @@ run(std::shared_ptr<const ir::Kernel> k, const std::vector<std::vector<float>>& 
     sim::encode_f32(t.dtype, s.input(i), 1, static_cast<int64_t>(inputs[i].size()),
                     inputs[i].data());
   }
+  const std::vector<std::vector<uint8_t>> given = input_bytes(s);
   s.run();
+  expect_plain_agrees(k, s, given, opts);
   std::vector<std::vector<float>> out;
   for (size_t i = 0; i < s.num_outputs(); ++i) {
     const ir::Tensor& t = s.output_tensor(i);
@@ -159,7 +222,9 @@ inline RunBytes run_bytes(std::shared_ptr<const ir::Kernel> k,
                           const sim::SimOptions& opts = test_options()) {
   sim::Simulator s(k, opts);
   for (size_t i = 0; i < in.size(); ++i) std::memcpy(s.input(i), in[i].data(), in[i].size() * 4);
+  const std::vector<std::vector<uint8_t>> given = input_bytes(s);
   s.run();
+  expect_plain_agrees(k, s, given, opts);
   RunBytes r;
   for (size_t o = 0; o < s.num_outputs(); ++o)
     r.out.insert(r.out.end(), s.output(o), s.output(o) + s.output_nbytes(o));

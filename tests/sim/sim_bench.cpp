@@ -4,6 +4,8 @@
 //
 //   sim_bench <case> [repeats]               case: matmul | elementwise | softmax | copy | scan
 //   sim_bench --kernel FILE.json [repeats]   a kernel traced by the Python surface (its IR JSON)
+//   --plan off (anywhere)                    the plain interpreter (SimOptions::plan false): the
+//                                            hash must be the plan's (tests/sim/README.md)
 //
 // The built-in cases build their kernel through the request protocol (what the Python surface
 // sends); the others read the IR the Python surface printed (tests/sim/trace_bench.mjs). Each
@@ -24,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "lang/requests.h"
 #include "printer/kernel_json.h"
+#include "protocol/requests.h"
 #include "sim/numerics.h"
 #include "sim/simulator.h"
 #include "trace/trace_context.h"
@@ -51,7 +53,7 @@ public:
     cg_ = &session_->codegen();
   }
   int req(const std::string& json) {
-    util::Json r = util::Json::parse(lang::handle_request(*cg_, util::Json::parse(json)));
+    util::Json r = util::Json::parse(protocol::handle_request(*cg_, util::Json::parse(json)));
     return r.is_object() && r.has("v") ? static_cast<int>(r["v"].integer()) : -1;
   }
   int param(const std::string& name, const std::string& shape) {
@@ -260,6 +262,13 @@ int main(int argc, char** argv) {
   const uintptr_t heap_start = reinterpret_cast<uintptr_t>(sbrk(0));
 #endif
   std::vector<std::string> args(argv + 1, argv + argc);
+  sim::SimOptions opts;
+  for (size_t a = 0; a + 1 < args.size(); ++a)
+    if (args[a] == "--plan") {
+      opts.plan = args[a + 1] != "off";
+      args.erase(args.begin() + static_cast<long>(a), args.begin() + static_cast<long>(a) + 2);
+      break;
+    }
   std::string which = "matmul", file;
   if (args.size() >= 2 && args[0] == "--kernel") {
     file = args[1];
@@ -289,7 +298,7 @@ int main(int argc, char** argv) {
           interleaved = 0;
   uint64_t hash = 0;
   for (int r = 0; r < repeats + 1; ++r) { // the first run warms up (not timed)
-    sim::Simulator s(k);
+    sim::Simulator s(k, opts);
     for (size_t i = 0; i < s.num_inputs(); ++i) fill_input(s, i);
     double t0 = now_ms();
     s.run();

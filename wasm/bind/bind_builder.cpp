@@ -1,11 +1,11 @@
 // The builder door for the Python surface: one call per op, a JSON request in, a JSON reply
-// out (core/lang/requests.h). User errors are located at the request's source location. And
+// out (core/protocol/requests.h). User errors are located at the request's source location. And
 // the facts the surface reads once (limits, operator names).
 #include <emscripten/bind.h>
 
 #include "guard.h"
 #include "lang/facts.h"
-#include "lang/requests.h"
+#include "protocol/requests.h"
 #include "trace/trace_context.h"
 
 namespace {
@@ -14,7 +14,7 @@ std::string op(const std::string& request) {
   return nki::bind::guard([&] {
     auto& cg = nki::trace::nki_ctx();
     try {
-      return nki::lang::handle_request(cg, nki::util::Json::parse(request));
+      return nki::protocol::handle_request(cg, nki::util::Json::parse(request));
     } catch (nki::sema::NkiError& e) {
       e.set_loc_if_unknown(cg.builder.loc());
       throw;

@@ -7,7 +7,7 @@
 
 #include "bind_printer.h"
 #include "guard.h"
-#include "lang/requests.h"
+#include "protocol/requests.h"
 #include "trace/trace_context.h"
 
 using emscripten::val;
@@ -17,17 +17,17 @@ using nki::util::Json;
 namespace {
 
 // opts: {"kernel": name, "grid": [..], "loc": [file, line, col], "params": [...]?}; see
-// lang::open_trace for the reply.
+// protocol::open_trace for the reply.
 std::string new_ctx(const std::string& opts_json) {
-  return guard([&] { return nki::lang::open_trace(Json::parse(opts_json)); });
+  return guard([&] { return nki::protocol::open_trace(Json::parse(opts_json)); });
 }
 
 // end: {} or {"values": [...], "region": id, "loc": [...], "simulated": bool}
-// (lang::finish_trace: the kernel joins the run session).
+// (protocol::finish_trace: the kernel joins the run session).
 std::shared_ptr<nki::bind::Trace> finalize_kernel(const std::string& end_json) {
   return guard([&] {
     return std::make_shared<nki::bind::Trace>(
-        nki::lang::finish_trace(end_json.empty() ? Json() : Json::parse(end_json)));
+        nki::protocol::finish_trace(end_json.empty() ? Json() : Json::parse(end_json)));
   });
 }
 

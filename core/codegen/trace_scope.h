@@ -1,13 +1,26 @@
 #pragma once
 /// The trace side's scope vocabulary (abstract interpretation): which kernel, which traced
-/// function, which statement is being interpreted. These never become IR regions.
+/// function, which statement is being interpreted. These never become IR regions. It lives
+/// with NeuronCodegen, which keeps the current one (core/trace includes codegen, not the
+/// other way round).
+#include <cstdint>
 #include <memory>
 #include <string>
 
 namespace nki::trace {
 
 enum class TraceScopeKind : uint8_t { KernelScope, FunctionScope, StmtScope };
-const char* trace_scope_kind_name(TraceScopeKind k);
+inline const char* trace_scope_kind_name(TraceScopeKind k) {
+  switch (k) {
+  case TraceScopeKind::KernelScope:
+    return "KernelScope";
+  case TraceScopeKind::FunctionScope:
+    return "FunctionScope";
+  case TraceScopeKind::StmtScope:
+    return "StmtScope";
+  }
+  return "?";
+}
 
 struct TraceScope {
   TraceScopeKind kind;

@@ -1,8 +1,8 @@
 #pragma once
-/// The request protocol between the Python surface and the core: one JSON request per op,
-/// one JSON reply. This decodes requests into lang:: calls (no semantics of its own) so that
-/// the embind layer stays a thin string-in/string-out door. Format: wasm/PROTOCOL.md.
-#include <memory>
+/// The request protocol's values, as the ops of both languages decode them: values and views,
+/// operands, index expressions, predicates, dtypes, locations; and the scope requests (push /
+/// loop / pop) both languages share. The dispatcher, which hands each request to the language
+/// that defines it, is core/protocol/requests.h. Format: wasm/PROTOCOL.md.
 #include <string>
 #include <string_view>
 
@@ -10,16 +10,15 @@
 #include "lang/ops.h"
 #include "util/json.h"
 
-namespace nki::run {
-class PrintedKernel;
-}
-
 namespace nki::lang {
 
-/// Handles one op request against the active codegen context and returns the JSON reply.
-/// Sets the builder's source location (and StmtScope) from the request first. Throws
-/// sema::NkiError (user errors, located) or sema::InternalError.
-std::string handle_request(codegen::NeuronCodegen& cg, const util::Json& req);
+/// The reply describing a value: {"v", "shape", "dtype", "buffer", "name", "t", "region"}.
+std::string reply_value(const NeuronCodegen& cg, ValueId v);
+
+/// Decodes a view of the current language ({"sv": ...} in a value reference): core/isa
+/// registers it (protocol::handle_request does), so that core/lang does not depend on core/isa.
+using ViewDecoder = ValueId (*)(NeuronCodegen& cg, const util::Json& j);
+void set_view_decoder(ViewDecoder f);
 
 /// Decodes an index expression {"c": int, "t": [["L"|"P"|"A", id, coeff], ...], "shape": [...]}.
 IndexExpr decode_expr(const util::Json& j);
@@ -31,10 +30,6 @@ void encode_expr(util::JsonWriter& w, const ir::AffineExpr& e);
 ValueId decode_value(NeuronCodegen& cg, const util::Json& j);
 /// A tile-or-scalar operand: a value reference, or {"s": number, "int": bool}.
 ValueOrScalar decode_operand(NeuronCodegen& cg, const util::Json& j);
-
-/// Closes the scopes listed in `req["pop"]` (innermost first). The surface defers closing a
-/// loop's scopes to its next request, so a traced loop costs one boundary call, not two.
-void apply_pops(NeuronCodegen& cg, const util::Json& req);
 
 // --- the scope requests: push / loop / pop (core/lang/scopes.cpp) ----------------------------
 /// push: opens a region of `req["kind"]` (FunctionScope "name", IfScope "predicate" "else",
@@ -53,17 +48,6 @@ std::string loop_request(NeuronCodegen& cg, const util::Json& req);
 /// "trip": an unrolled loop's trip count), then exits the trace-side scope of kind
 /// `req["trace"]` when given.
 std::string pop_request(NeuronCodegen& cg, const util::Json& req);
-
-/// Opens a trace (TraceContext::new_ctx). When `opts` carries "params", also declares them,
-/// enters the trace-side KernelScope and opens the IR KernelScope, replying
-/// {"params": [values...], "region": id, "grid_rank": n} — one boundary call per kernel start.
-std::string open_trace(const util::Json& opts);
-/// Ends a trace. When `end` carries "values" (and "region" from open_trace), records the outputs
-/// and closes the kernel's scopes first. Every failure clears the trace.
-std::unique_ptr<ir::Kernel> close_trace(const util::Json& end);
-/// close_trace, then records the kernel in the run session (run/run_session.h): the run's output
-/// the caller reads. `end["simulated"]` marks a trace made to simulate a call.
-std::shared_ptr<run::PrintedKernel> finish_trace(const util::Json& end);
 
 /// Decodes an if/while predicate [{"lhs","op","rhs"}...]; conditions on aranges are refused
 /// with NKI's control-flow error.
