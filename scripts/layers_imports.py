@@ -307,8 +307,8 @@ def _py_rule(src_file, src_pkg, target):
     if src_pkg == STANDIN:
         if any(target == m or target.startswith(m + ".") for m in STANDIN_MAY_IMPORT):
             return None
-        return (f"the NumPy stand-in imports only the standard library and "
-                f"{', '.join(sorted(STANDIN_MAY_IMPORT))} (python/numpy_standin/README.md)")
+        return (f"the NumPy stand-in imports only the standard library, "
+                f"{' and '.join(sorted(STANDIN_MAY_IMPORT))} (python/numpy_standin/README.md)")
     if top in PY_ONLY_MODULES:
         return (f"only {PY_ONLY_MODULES[top]} may import {top}"
                 + (" (install the stand-in through nki_playground.standins)"

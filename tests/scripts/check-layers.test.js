@@ -100,12 +100,12 @@ describe("scripts/check_layers.py", () => {
       "nki_playground must not import a front end (a front end registers with the runner)");
   });
 
-  it("fails on the stand-in importing beyond the standard library and nki_playground.door", () => {
+  it("fails on the stand-in importing beyond the standard library, nki_playground.door and nki_playground.dtype_values", () => {
     const dir = copyTree();
     plant(dir, "python/numpy_standin/planted.py", "import nki_playground.runner\nimport yaml\n");
     const { lines } = check(dir);
     expect(lines).toContain("python/numpy_standin/planted.py:1: numpy_standin.planted imports nki_playground.runner: " +
-      "the NumPy stand-in imports only the standard library and nki_playground.door (python/numpy_standin/README.md)");
+      "the NumPy stand-in imports only the standard library, nki_playground.door and nki_playground.dtype_values (python/numpy_standin/README.md)");
     expect(lines).toContain("python/numpy_standin/planted.py:2: imports yaml, which is neither the standard library " +
       "nor a package numpy_standin may import (docs/architecture.md)");
   });
