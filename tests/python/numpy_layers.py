@@ -17,48 +17,10 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-PYTHON = ROOT / "python"
+sys.path.insert(0, str(ROOT / "scripts"))
+import layers_imports as li  # noqa: E402 - the lint's import graph, read the same way here
+
 PACKAGES = ("numpy_standin", "nki_playground")
-
-
-def module_name(path):
-    parts = list(path.relative_to(PYTHON).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def modules():
-    """``{module name: path}`` of every module of the measured packages."""
-    found = {}
-    for package in PACKAGES:
-        for path in sorted((PYTHON / package).rglob("*.py")):
-            found[module_name(path)] = path
-    return found
-
-
-def targets(node, here, is_package, known):
-    """The project modules that one import node names."""
-    if isinstance(node, ast.Import):
-        names = [alias.name for alias in node.names]
-        return [n for n in names if n in known or n.split(".")[0] in PACKAGES]
-    if node.level:
-        base = here.split(".")
-        base = base[: len(base) - node.level + (1 if is_package else 0)]
-        if node.module:
-            base += node.module.split(".")
-        origin = ".".join(base)
-    else:
-        origin = node.module or ""
-    if origin.split(".")[0] not in PACKAGES:
-        return []
-    out = []
-    for alias in node.names:
-        sub = f"{origin}.{alias.name}"
-        out.append(sub if sub in known else origin)
-    return out
-
-
 TYPES = {"ndarray", "generic"}
 
 
@@ -74,94 +36,38 @@ def _sets_method(node):
 
 
 def measure():
-    known = modules()
-    edges = {name: set() for name in known}
-    function_level = []
-    outside = set()
-    attachments = []
+    """The graph as scripts/layers_imports.py reads it (every import an edge, at module level or
+    in a function, by name too), restricted to PACKAGES, and where methods are attached."""
+    paths = sorted(p.relative_to(ROOT).as_posix() for package in PACKAGES
+                   for p in (ROOT / "python" / package).rglob("*.py"))
+    known = {li.module_name(p): p for p in paths}
+    edges, triples = {name: set() for name in known}, []
+    function_level, outside, attachments = [], set(), []
     for name, path in known.items():
-        text = path.read_text(encoding="utf-8")
-        lines = text.splitlines()
-        tree = ast.parse(text, filename=str(path))
-        is_package = path.name == "__init__.py"
-
-        def visit(node, in_function):
-            for child in ast.iter_child_nodes(node):
-                inner = in_function or isinstance(
-                    child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                if name.startswith("numpy_standin") and _sets_method(child):
-                    attachments.append(f"{path.relative_to(ROOT).as_posix()}:{child.lineno}")
-                if name.startswith("numpy_standin") and isinstance(child, ast.Import):
-                    outside.update(a.name.split(".")[0] for a in child.names)
-                if name.startswith("numpy_standin") and isinstance(child, ast.ImportFrom) \
-                        and not child.level:
-                    outside.add(child.module.split(".")[0])
-                if isinstance(child, (ast.Import, ast.ImportFrom)):
-                    hit = [t for t in targets(child, name, is_package, known) if t in known]
-                    edges[name].update(hit)
-                    if in_function and hit and name.startswith("numpy_standin"):
-                        here = lines[child.lineno - 1]
-                        above = lines[child.lineno - 2].strip() if child.lineno >= 2 else ""
-                        function_level.append({
-                            "file": path.relative_to(ROOT).as_posix(), "line": child.lineno,
-                            "imports": sorted(set(hit)),
-                            "reason": "#" in here or above.startswith("#")})
-                visit(child, inner)
-
-        visit(tree, False)
-    stdlib = getattr(sys, "stdlib_module_names", ())
-    outside = sorted(m for m in outside if m not in stdlib and m != "numpy_standin")
-    return known, edges, function_level, outside, attachments
-
-
-def circles(edges):
-    """Strongly connected components of more than one module (Tarjan, iterative)."""
-    index, low, on_stack, stack, found = {}, {}, set(), [], []
-    counter = [0]
-    for root in sorted(edges):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(edges[root])))]
-        index[root] = low[root] = counter[0]
-        counter[0] += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, it = work[-1]
-            advanced = False
-            for nxt in it:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter[0]
-                    counter[0] += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(sorted(edges[nxt]))))
-                    advanced = True
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    top = stack.pop()
-                    on_stack.discard(top)
-                    component.append(top)
-                    if top == node:
-                        break
-                if len(component) > 1 or node in edges[node]:
-                    found.append(sorted(component))
-    return sorted(found, key=len, reverse=True)
+        text = (ROOT / path).read_text(encoding="utf-8")
+        imports, lines = li.py_imports(path, text)
+        standin = name.startswith("numpy_standin")
+        for mod, line, in_function, names in imports:
+            hit = [t for t in li._py_target(mod, names, known) if t != name]
+            edges[name].update(hit)
+            triples += [(name, t, f"{path}:{line}") for t in hit]
+            if standin and mod.split(".")[0] not in ("numpy_standin",):
+                outside.add(mod.split(".")[0])
+            if standin and in_function and hit:
+                function_level.append({"file": path, "line": line, "imports": sorted(hit),
+                                       "reason": li.reason_of(lines, line) is not None})
+        if standin:
+            attachments += [f"{path}:{n.lineno}" for n in ast.walk(ast.parse(text))
+                            if _sets_method(n)]
+    outside = sorted(m for m in outside if m not in li.STDLIB)
+    comps = [members for members, _ in li.circles(set(known), triples)]
+    return known, edges, comps, function_level, outside, attachments
 
 
 def main():
-    known, edges, function_level, outside, attachments = measure()
+    known, edges, comps, function_level, outside, attachments = measure()
     report = {
-        "circles": circles(edges),
+        "circles": comps,
         "function_level": function_level,
         "outside": outside,
         "attachments": attachments,
