@@ -6,27 +6,15 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
-#include "printer/kernel_json.h"
+#include "golden_cases.h"
 #include "sim/npy.h"
 #include "sim/numerics.h"
 #include "sim/simulator.h"
-#include "util/json.h"
 
 using namespace nki;
 
 namespace {
-
-const std::string kDir = NKI_SIM_GOLDEN_DIR;
-
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // NumPy type string → the NKI dtype with the same bytes.
 ir::DType dtype_of_descr(const std::string& d) {
@@ -52,15 +40,10 @@ std::vector<float> as_floats(ir::DType t, const uint8_t* bytes, int64_t n) {
 class SimGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SimGolden, kernel_matches_numpy_reference) {
-  util::Json cases = util::Json::parse(read_text(kDir + "/cases.json"));
-  const util::Json* c = nullptr;
-  for (const util::Json& x : cases.array())
-    if (x["name"].string() == GetParam()) c = &x;
-  ASSERT_NE(c, nullptr);
-  const std::string folder = kDir + "/" + GetParam() + "/";
-  std::shared_ptr<const ir::Kernel> k =
-      printer::kernel_from_json(read_text(folder + "kernel.json"));
-  sim::Simulator s(k);
+  const goldens::Case gc = goldens::load(GetParam());
+  const util::Json* c = &gc.entry;
+  const std::string& folder = gc.folder;
+  sim::Simulator s(gc.kernel);
   const auto& inputs = (*c)["inputs"].array();
   ASSERT_EQ(inputs.size(), s.num_inputs());
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -94,14 +77,7 @@ TEST_P(SimGolden, kernel_matches_numpy_reference) {
   }
 }
 
-std::vector<std::string> case_names() {
-  std::vector<std::string> names;
-  util::Json cases = util::Json::parse(read_text(kDir + "/cases.json"));
-  for (const util::Json& x : cases.array()) names.push_back(x["name"].string());
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(Kernels, SimGolden, ::testing::ValuesIn(case_names()),
+INSTANTIATE_TEST_SUITE_P(Kernels, SimGolden, ::testing::ValuesIn(goldens::names()),
                          [](const auto& info) { return info.param; });
 
 } // namespace

@@ -9,11 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
-#include "printer/kernel_json.h"
+#include "golden_cases.h"
 #include "sim/npy.h"
 #include "sim/plan.h"
 #include "sim/simulator.h"
@@ -23,15 +21,6 @@
 using namespace nki;
 
 namespace {
-
-const std::string kDir = NKI_SIM_GOLDEN_DIR;
-
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 struct Outcome {
   std::vector<ir::DType> dtypes;
@@ -95,17 +84,11 @@ std::vector<std::vector<uint8_t>> random_inputs(const ir::Kernel& k, uint32_t se
 class PlanOff : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PlanOff, golden_kernel_gives_the_same_bytes_with_the_plan_off) {
-  util::Json cases = util::Json::parse(read_text(kDir + "/cases.json"));
-  const util::Json* c = nullptr;
-  for (const util::Json& x : cases.array())
-    if (x["name"].string() == GetParam()) c = &x;
-  ASSERT_NE(c, nullptr);
-  const std::string folder = kDir + "/" + GetParam() + "/";
-  std::shared_ptr<const ir::Kernel> k =
-      printer::kernel_from_json(read_text(folder + "kernel.json"));
+  const goldens::Case gc = goldens::load(GetParam());
+  const std::shared_ptr<const ir::Kernel>& k = gc.kernel;
   std::vector<std::vector<uint8_t>> given;
-  for (const util::Json& name : (*c)["inputs"].array())
-    given.push_back(sim::npy_read_file(folder + name.string() + ".npy").data);
+  for (const util::Json& name : gc.entry["inputs"].array())
+    given.push_back(sim::npy_read_file(gc.folder + name.string() + ".npy").data);
   for (const auto& inputs : {given, random_inputs(*k, 7)}) {
     Outcome planned = run(k, inputs, true), plain = run(k, inputs, false);
     EXPECT_EQ(planned.error, plain.error) << GetParam();
@@ -126,14 +109,7 @@ TEST_P(PlanOff, golden_kernel_gives_the_same_bytes_with_the_plan_off) {
   }
 }
 
-std::vector<std::string> case_names() {
-  std::vector<std::string> names;
-  util::Json cases = util::Json::parse(read_text(kDir + "/cases.json"));
-  for (const util::Json& x : cases.array()) names.push_back(x["name"].string());
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(Goldens, PlanOff, ::testing::ValuesIn(case_names()),
+INSTANTIATE_TEST_SUITE_P(Goldens, PlanOff, ::testing::ValuesIn(goldens::names()),
                          [](const auto& info) { return info.param; });
 
 // The switch as the surfaces send it: {"plan": false} in the simulation options.
@@ -145,8 +121,7 @@ TEST(PlanOffOption, options_json_turns_the_plan_off) {
 
 // The plain plan decides nothing: no read-only parameter, alias, strip group or scan shortcut.
 TEST(PlanOffOption, plain_plan_is_empty_where_the_plan_is_not) {
-  std::shared_ptr<const ir::Kernel> k =
-      printer::kernel_from_json(read_text(kDir + "/selective_scan/kernel.json"));
+  const std::shared_ptr<const ir::Kernel> k = goldens::load("selective_scan").kernel;
   const sim::KernelPlan full = sim::plan_kernel(*k), plain = sim::plain_plan(*k);
   EXPECT_FALSE(full.groups.empty());
   EXPECT_TRUE(plain.groups.empty());
